@@ -1,0 +1,112 @@
+public import HTTPTypes
+public import Logging
+
+/// The transport requests go out through. AuthHTTPClient registers one with
+/// `container.useHTTPClient(_:)`; the default throws for every request.
+public enum TransportKey: AuthContainerKey {
+    /// A transport that refuses to send, saying what to register.
+    public static func makeDefault(_ container: AuthContainer) -> any Transport {
+        ClosureTransport { _ in
+            throw AuthError.transport("no transport is registered: call container.useHTTPClient(…) from AuthHTTPClient, or override TransportKey")
+        }
+    }
+}
+
+/// Where credentials are kept; an ``InMemoryCredentialStore`` by default.
+public enum CredentialStoreKey: AuthContainerKey {
+    /// A new in-memory store.
+    public static func makeDefault(_ container: AuthContainer) -> any CredentialStore { InMemoryCredentialStore() }
+}
+
+/// The cipher that seals stored credentials; none by default.
+public enum CredentialCipherKey: AuthContainerKey {
+    /// No cipher.
+    public static func makeDefault(_ container: AuthContainer) -> (any CredentialCipher)? { nil }
+}
+
+/// Upgrades old stored records; none by default (AuthMigration provides one).
+public enum EnvelopeUpgraderKey: AuthContainerKey {
+    /// No upgrader.
+    public static func makeDefault(_ container: AuthContainer) -> (any EnvelopeUpgrading)? { nil }
+}
+
+/// The clock; the system clock by default.
+public enum ClockKey: AuthContainerKey {
+    /// The system clock.
+    public static func makeDefault(_ container: AuthContainer) -> any AuthClock { SystemClock() }
+}
+
+/// The logger; one that discards everything by default (libraries do not configure logging).
+public enum LoggerKey: AuthContainerKey {
+    /// A logger with no output.
+    public static func makeDefault(_ container: AuthContainer) -> Logger {
+        Logger(label: "AuthKit", factory: { _ in SwiftLogNoOpLogHandler() })
+    }
+}
+
+/// The event broadcaster every client of the container reports to.
+public enum AuthEventsKey: AuthContainerKey {
+    /// A new broadcaster.
+    public static func makeDefault(_ container: AuthContainer) -> AuthEvents { AuthEvents() }
+}
+
+/// Renewal limits and leeway.
+public enum RenewalPolicyKey: AuthContainerKey {
+    /// The default policy.
+    public static func makeDefault(_ container: AuthContainer) -> RenewalPolicy { RenewalPolicy() }
+}
+
+/// Retry limits and backoff.
+public enum RetryPolicyKey: AuthContainerKey {
+    /// The default policy.
+    public static func makeDefault(_ container: AuthContainer) -> RetryPolicy { RetryPolicy() }
+}
+
+/// A time limit per transport attempt; none by default (transports have their own).
+public enum RequestTimeoutKey: AuthContainerKey {
+    /// No limit.
+    public static func makeDefault(_ container: AuthContainer) -> Duration? { nil }
+}
+
+/// Header fields added to every request, such as a `User-Agent`.
+public enum DefaultHeadersKey: AuthContainerKey {
+    /// None.
+    public static func makeDefault(_ container: AuthContainer) -> HTTPFields { [:] }
+}
+
+/// The vault built from the store, cipher, upgrader and clock entries.
+public enum CredentialVaultKey: AuthContainerKey {
+    /// A vault over the container's store.
+    public static func makeDefault(_ container: AuthContainer) -> CredentialVault {
+        CredentialVault(store: container[CredentialStoreKey.self], cipher: container[CredentialCipherKey.self], upgrader: container[EnvelopeUpgraderKey.self], clock: container[ClockKey.self])
+    }
+}
+
+/// The renewal coordinator every client of the container shares.
+public enum RenewalCoordinatorKey: AuthContainerKey {
+    /// A coordinator over the container's vault, policy, clock, events and logger.
+    public static func makeDefault(_ container: AuthContainer) -> RenewalCoordinator {
+        RenewalCoordinator(vault: container[CredentialVaultKey.self], policy: container[RenewalPolicyKey.self], clock: container[ClockKey.self], events: container[AuthEventsKey.self], logger: container[LoggerKey.self])
+    }
+}
+
+/// Middlewares that plug-ins add to every client, per account.
+///
+/// `outer` ones run before redirects are followed (a response cache); `inner` ones run after
+/// authentication, just before the transport, once per hop and attempt (cookies, signing).
+public struct PluginMiddlewares: Sendable {
+    /// Builds a middleware for an account.
+    public typealias Factory = @Sendable (AuthContainer, AccountKey) -> any Middleware
+    /// Outermost middlewares, in order.
+    public var outer: [Factory] = []
+    /// Innermost middlewares, in order.
+    public var inner: [Factory] = []
+    /// None.
+    public init() {}
+}
+
+/// The plug-in middlewares of ``PluginMiddlewares``.
+public enum PluginMiddlewaresKey: AuthContainerKey {
+    /// None.
+    public static func makeDefault(_ container: AuthContainer) -> PluginMiddlewares { PluginMiddlewares() }
+}

@@ -1,0 +1,26 @@
+public import Foundation
+
+/// A value that proves who the caller is and can put itself on a request.
+///
+/// Credentials are stored through a ``CredentialVault``; their ``kind`` and ``formatVersion``
+/// go into the stored ``Envelope`` so that records can be recognised and upgraded.
+/// `description` must never show a secret: hold secrets in ``Secret``.
+///
+/// ## Implementing
+/// A `Codable` struct; `authorize(_:)` adds headers or query items; `expiresAt` is nil for
+/// credentials that do not expire.
+public protocol Credential: Codable, Sendable, Equatable, CustomStringConvertible {
+    /// The record kind, such as `bearer`.
+    static var kind: String { get }
+    /// The version of the stored format; raise it when the encoding changes.
+    static var formatVersion: Int { get }
+    /// Puts the credential on the request.
+    func authorize(_ request: inout AuthRequest)
+    /// When the credential stops working, if known.
+    var expiresAt: Date? { get }
+}
+
+extension Credential {
+    /// Version 1 unless a credential says otherwise.
+    public static var formatVersion: Int { 1 }
+}

@@ -1,0 +1,83 @@
+public import Foundation
+
+/// Something that happened to an account's authentication, for observers to react to.
+public enum AuthEvent: Sendable, Equatable, CustomStringConvertible {
+    /// A credential was stored by a sign-in.
+    case signedIn(AccountKey)
+    /// A credential was renewed (and persisted, unless `persistFailed` follows).
+    case renewed(AccountKey)
+    /// A renewal failed for a reason that may pass; requests may try again.
+    case renewalFailed(AccountKey, reason: String)
+    /// The credential cannot be renewed any more; the user must sign in again.
+    case reauthenticationRequired(AccountKey, reason: String)
+    /// More renewals were needed than the renewal limit allows.
+    case excessiveRenewal(AccountKey)
+    /// The account's credential was removed by a sign-out.
+    case signedOut(AccountKey)
+    /// A server reported a rate limit.
+    case rateLimited(RateLimitInfo)
+    /// The store could not be used; the account is not signed out because of it.
+    case storeUnavailable(AccountKey?, reason: String)
+    /// A renewed credential could not be persisted; it is used anyway.
+    case persistFailed(AccountKey, reason: String)
+
+    /// A one-line summary, free of secrets.
+    public var description: String {
+        switch self {
+        case .signedIn(let a): "signedIn(\(a))"
+        case .renewed(let a): "renewed(\(a))"
+        case .renewalFailed(let a, let reason): "renewalFailed(\(a)): \(reason)"
+        case .reauthenticationRequired(let a, let reason): "reauthenticationRequired(\(a)): \(reason)"
+        case .excessiveRenewal(let a): "excessiveRenewal(\(a))"
+        case .signedOut(let a): "signedOut(\(a))"
+        case .rateLimited(let info): "rateLimited(\(info))"
+        case .storeUnavailable(let a, let reason): "storeUnavailable(\(a.map(\.description) ?? "-")): \(reason)"
+        case .persistFailed(let a, let reason): "persistFailed(\(a)): \(reason)"
+        }
+    }
+
+    /// The account the event concerns, if any.
+    public var account: AccountKey? {
+        switch self {
+        case .signedIn(let a), .renewed(let a), .renewalFailed(let a, _), .reauthenticationRequired(let a, _),
+            .excessiveRenewal(let a), .signedOut(let a), .persistFailed(let a, _):
+            a
+        case .storeUnavailable(let a, _): a
+        case .rateLimited(let info): info.account
+        }
+    }
+}
+
+/// What a server said about its rate limit.
+public struct RateLimitInfo: Sendable, Equatable, CustomStringConvertible {
+    /// The account whose request was answered, if known.
+    public var account: AccountKey?
+    /// The origin that answered.
+    public var origin: String
+    /// The HTTP status (429, 503, or 2xx with headers near their limit).
+    public var status: Int
+    /// `X-RateLimit-Limit`.
+    public var limit: Int?
+    /// `X-RateLimit-Remaining`.
+    public var remaining: Int?
+    /// `X-RateLimit-Reset`, as a date when it could be read.
+    public var reset: Date?
+    /// `Retry-After`, in seconds.
+    public var retryAfter: Double?
+
+    /// Creates the info.
+    public init(account: AccountKey? = nil, origin: String, status: Int, limit: Int? = nil, remaining: Int? = nil, reset: Date? = nil, retryAfter: Double? = nil) {
+        self.account = account
+        self.origin = origin
+        self.status = status
+        self.limit = limit
+        self.remaining = remaining
+        self.reset = reset
+        self.retryAfter = retryAfter
+    }
+
+    /// A one-line summary.
+    public var description: String {
+        "\(origin) status \(status) remaining \(remaining.map(String.init) ?? "?")/\(limit.map(String.init) ?? "?") retryAfter \(retryAfter.map { "\($0)s" } ?? "-")"
+    }
+}

@@ -1,0 +1,64 @@
+public import Foundation
+public import HTTPTypes
+import HTTPTypesFoundation
+
+/// An HTTP request with its whole body, as it travels through the middleware pipeline.
+///
+/// A request can be sent again unchanged: a retry after a renewal, a redirect hop and a signer
+/// all rely on that, so the body is held as `Data` rather than as a stream.
+///
+/// ```swift
+/// var request = try AuthRequest(method: .get, url: URL(string: "https://api.example.com/me")!)
+/// request.head.headerFields[.accept] = "application/json"
+/// ```
+public struct AuthRequest: Sendable, Equatable {
+    /// Method, scheme, authority, path and header fields.
+    public var head: HTTPRequest
+    /// The body bytes; empty for requests without a body.
+    public var body: Data
+    /// Per-request options that middlewares read (retry opt-in, timeout).
+    public var options: RequestOptions
+
+    /// Creates a request from its parts.
+    public init(head: HTTPRequest, body: Data = Data(), options: RequestOptions = .init()) {
+        self.head = head
+        self.body = body
+        self.options = options
+    }
+
+    /// Creates a request for an absolute URL.
+    /// - Throws: `AuthError.invalidRequest` when the URL has no scheme or host.
+    public init(
+        method: HTTPRequest.Method,
+        url: URL,
+        headerFields: HTTPFields = [:],
+        body: Data = Data(),
+        options: RequestOptions = .init()
+    ) throws {
+        guard url.scheme != nil, url.host != nil else {
+            throw AuthError.invalidRequest("the URL has no scheme or host")
+        }
+        self.head = HTTPRequest(method: method, url: url, headerFields: headerFields)
+        self.body = body
+        self.options = options
+    }
+
+    /// The absolute URL of the request, when its parts form one.
+    public var url: URL? { head.url }
+
+    /// The origin (scheme, host, port) the request goes to.
+    public var origin: Origin? { Origin(head) }
+}
+
+/// Options a caller sets on one request; middlewares read them.
+public struct RequestOptions: Sendable, Equatable {
+    /// Allows the retry middleware to repeat a non-idempotent request (such as a POST).
+    public var retryNonIdempotent: Bool
+    /// A deadline for this request alone, overriding the timeout middleware's default.
+    public var timeout: Duration?
+    /// Creates options; the defaults retry only idempotent methods and use the pipeline's timeout.
+    public init(retryNonIdempotent: Bool = false, timeout: Duration? = nil) {
+        self.retryNonIdempotent = retryNonIdempotent
+        self.timeout = timeout
+    }
+}

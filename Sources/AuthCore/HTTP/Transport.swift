@@ -1,0 +1,26 @@
+/// Sends one request and returns the response.
+///
+/// A transport never follows redirects and never retries: the redirect and retry middlewares do,
+/// so that the policy is the same on every transport.
+///
+/// ## Implementing
+/// Send `request.head` and `request.body` as they are and return the status, header fields and
+/// whole body. Report connection failures as `AuthError.transport(_:)`. A closure adapter is
+/// available as ``ClosureTransport``.
+public protocol Transport: Sendable {
+    /// Sends the request and returns the response.
+    func send(_ request: AuthRequest) async throws -> AuthResponse
+}
+
+/// A transport built from a closure; handy in unit tests of pure logic and for adapters.
+public struct ClosureTransport: Transport {
+    private let body: @Sendable (AuthRequest) async throws -> AuthResponse
+    /// Creates a transport that answers every request with `body`.
+    public init(_ body: @escaping @Sendable (AuthRequest) async throws -> AuthResponse) {
+        self.body = body
+    }
+    /// Calls the closure.
+    public func send(_ request: AuthRequest) async throws -> AuthResponse {
+        try await body(request)
+    }
+}

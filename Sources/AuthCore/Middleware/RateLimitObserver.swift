@@ -1,0 +1,43 @@
+import Foundation
+import HTTPTypes
+
+/// Turns rate-limit signals into ``AuthEvent/rateLimited(_:)`` events: any 429, a 503 with
+/// `Retry-After`, and responses whose `X-RateLimit-Remaining` is 0.
+///
+/// It only observes; the retry middleware does the waiting.
+public struct RateLimitObserver: Middleware {
+    private let events: AuthEvents
+    private let account: AccountKey?
+    private let clock: any AuthClock
+
+    /// Creates the observer.
+    public init(events: AuthEvents, account: AccountKey? = nil, clock: any AuthClock = SystemClock()) {
+        self.events = events
+        self.account = account
+        self.clock = clock
+    }
+
+    /// Passes the request on and inspects the response.
+    public func intercept(_ request: AuthRequest, next: @Sendable (AuthRequest) async throws -> AuthResponse) async throws -> AuthResponse {
+        let response = try await next(request)
+        let fields = response.head.headerFields
+        let status = response.status.code
+        let remaining = fields[Self.remaining].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let retryAfter = fields[.retryAfter].flatMap { RetryAfter.seconds($0, now: clock.now()) }
+        guard status == 429 || (status == 503 && retryAfter != nil) || remaining == 0 else { return response }
+        let reset = fields[Self.reset].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }.map { value in
+            // Either seconds from now or a Unix time, as servers differ.
+            value > 1_000_000_000 ? Date(timeIntervalSince1970: value) : clock.now().addingTimeInterval(value)
+        }
+        events.emit(.rateLimited(RateLimitInfo(
+            account: account, origin: request.origin?.description ?? "", status: status,
+            limit: fields[Self.limit].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) },
+            remaining: remaining, reset: reset, retryAfter: retryAfter
+        )))
+        return response
+    }
+
+    static let limit = HTTPField.Name("X-RateLimit-Limit")!
+    static let remaining = HTTPField.Name("X-RateLimit-Remaining")!
+    static let reset = HTTPField.Name("X-RateLimit-Reset")!
+}

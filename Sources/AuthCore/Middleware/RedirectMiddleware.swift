@@ -1,0 +1,74 @@
+public import Foundation
+public import HTTPTypes
+
+/// Follows 301, 302, 303, 307 and 308 redirects up to a hop limit.
+///
+/// 303 becomes GET (and 301/302 after a POST, as browsers do), dropping the body. On a hop to
+/// another origin, or from https to http, credentials are stripped: `Authorization`,
+/// `Proxy-Authorization`, `Cookie`, signature headers, the configured API-key headers and
+/// query items. The authentication middleware runs inside this one, so each hop is authorized
+/// again only if its host is allowed.
+public struct RedirectMiddleware: Middleware {
+    /// The most hops followed for one request (default 10).
+    public let maxHops: Int
+    /// Header names removed on a cross-origin or downgrading hop.
+    public let sensitiveHeaders: [HTTPField.Name]
+    /// Query item names (lower-case) removed on such a hop.
+    public let sensitiveQueryItems: Set<String>
+
+    /// The headers always removed on such a hop.
+    public static let defaultSensitiveHeaders: [HTTPField.Name] = [
+        .authorization, .proxyAuthorization, .cookie,
+        HTTPField.Name("X-API-Key")!, HTTPField.Name("Signature")!, HTTPField.Name("Signature-Input")!,
+        HTTPField.Name("X-Signature")!, HTTPField.Name("X-Amz-Security-Token")!,
+    ]
+
+    /// Creates the middleware.
+    /// - Parameters:
+    ///   - extraSensitiveHeaders: More header names to strip (for example a custom API-key header).
+    ///   - sensitiveQueryItems: Query item names to strip, such as `api_key`.
+    public init(maxHops: Int = 10, extraSensitiveHeaders: [HTTPField.Name] = [], sensitiveQueryItems: Set<String> = LoggingMiddleware.defaultSensitiveQueryItems) {
+        self.maxHops = maxHops
+        self.sensitiveHeaders = Self.defaultSensitiveHeaders + extraSensitiveHeaders
+        self.sensitiveQueryItems = Set(sensitiveQueryItems.map { $0.lowercased() })
+    }
+
+    /// Sends and follows redirects.
+    public func intercept(_ request: AuthRequest, next: @Sendable (AuthRequest) async throws -> AuthResponse) async throws -> AuthResponse {
+        var current = request
+        var hops = 0
+        while true {
+            let response = try await next(current)
+            guard [301, 302, 303, 307, 308].contains(response.status.code),
+                  let location = response.head.headerFields[.location] else { return response }
+            hops += 1
+            guard hops <= maxHops else {
+                throw AuthError(code: .redirect, message: "more than \(maxHops) redirects", status: response.status.code)
+            }
+            current = try hop(from: current, status: response.status.code, location: location)
+        }
+    }
+
+    /// The request for the next hop.
+    func hop(from request: AuthRequest, status: Int, location: String) throws -> AuthRequest {
+        guard let base = request.url, let target = URL(string: location, relativeTo: base)?.absoluteURL,
+              let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw AuthError(code: .redirect, message: "the redirect Location is not an http(s) URL", status: status)
+        }
+        var next = try AuthRequest(method: request.head.method, url: target, headerFields: request.head.headerFields, body: request.body, options: request.options)
+        let becomesGet = status == 303 ? request.head.method != .head : (status == 301 || status == 302) && request.head.method == .post
+        if becomesGet {
+            next.head.method = .get
+            next.body = Data()
+            next.head.headerFields[.contentType] = nil
+            next.head.headerFields[.contentLength] = nil
+        }
+        let from = request.origin
+        let to = next.origin
+        if from != to || (from?.isSecure == true && to?.isSecure == false) {
+            for name in sensitiveHeaders { next.head.headerFields[name] = nil }
+            next.head.path = QueryItems.removing(sensitiveQueryItems, from: next.head.path ?? "/")
+        }
+        return next
+    }
+}

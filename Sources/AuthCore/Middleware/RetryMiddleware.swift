@@ -1,0 +1,66 @@
+import Foundation
+import HTTPTypes
+
+/// Repeats requests that failed for a reason that may pass: 408, 429, 5xx statuses in the policy
+/// and transport failures.
+///
+/// Waits with exponential backoff and full jitter, or for the server's `Retry-After` (seconds or
+/// HTTP-date, capped at ``RetryPolicy/maxRetryAfter``). Only idempotent methods are retried,
+/// unless the request sets `options.retryNonIdempotent` or carries an `Idempotency-Key` header.
+/// The wait is cancellable: cancelling the task ends it with `CancellationError`.
+public struct RetryMiddleware: Middleware {
+    /// The policy.
+    public let policy: RetryPolicy
+    private let clock: any AuthClock
+    private let random: @Sendable () -> Double
+
+    /// Creates the middleware.
+    /// - Parameter random: A source of uniform values in 0...1 for the jitter.
+    public init(policy: RetryPolicy = .init(), clock: any AuthClock = SystemClock(), random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }) {
+        self.policy = policy
+        self.clock = clock
+        self.random = random
+    }
+
+    /// Sends, and repeats while the policy allows.
+    public func intercept(_ request: AuthRequest, next: @Sendable (AuthRequest) async throws -> AuthResponse) async throws -> AuthResponse {
+        guard Self.mayRetry(request), policy.maxAttempts > 1 else { return try await next(request) }
+        let start = clock.now()
+        var attempt = 1
+        while true {
+            let delay: Duration
+            do {
+                let response = try await next(request)
+                guard policy.retryableStatuses.contains(response.status.code), attempt < policy.maxAttempts else { return response }
+                delay = waitTime(for: response, attempt: attempt)
+                guard fitsBudget(start: start, delay: delay) else { return response }
+            } catch let error as AuthError where error.code == .transport && policy.retryTransportErrors && attempt < policy.maxAttempts {
+                delay = policy.backoff(afterAttempt: attempt, random: random())
+                guard fitsBudget(start: start, delay: delay) else { throw error }
+            }
+            try await clock.sleep(for: delay)
+            attempt += 1
+        }
+    }
+
+    private func waitTime(for response: AuthResponse, attempt: Int) -> Duration {
+        if let value = response.head.headerFields[.retryAfter], let seconds = RetryAfter.seconds(value, now: clock.now()) {
+            return min(.seconds(seconds), policy.maxRetryAfter)
+        }
+        return policy.backoff(afterAttempt: attempt, random: random())
+    }
+
+    private func fitsBudget(start: Date, delay: Duration) -> Bool {
+        clock.now().timeIntervalSince(start) + delay.seconds <= policy.totalBudget.seconds
+    }
+
+    /// Whether the request may be sent more than once.
+    static func mayRetry(_ request: AuthRequest) -> Bool {
+        if request.options.retryNonIdempotent { return true }
+        if request.head.headerFields[HTTPField.Name("Idempotency-Key")!] != nil { return true }
+        switch request.head.method {
+        case .get, .head, .options, .trace, .put, .delete: return true
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,36 @@
+/// Ends a request that takes longer than its time limit with `AuthError` code `.timeout`.
+///
+/// The limit is the request's `options.timeout` or this middleware's default. The rest of the
+/// pipeline is cancelled when the limit passes; transports stop on cancellation.
+public struct TimeoutMiddleware: Middleware {
+    /// The default limit.
+    public let timeout: Duration
+    private let clock: any AuthClock
+
+    /// Creates the middleware.
+    public init(timeout: Duration = .seconds(30), clock: any AuthClock = SystemClock()) {
+        self.timeout = timeout
+        self.clock = clock
+    }
+
+    /// Races the request against the limit.
+    public func intercept(_ request: AuthRequest, next: @Sendable (AuthRequest) async throws -> AuthResponse) async throws -> AuthResponse {
+        let limit = request.options.timeout ?? timeout
+        let clock = self.clock
+        // The child tasks are awaited before the group returns, so `next` does not outlive this call.
+        return try await withoutActuallyEscaping(next) { next in
+            try await withThrowingTaskGroup(of: AuthResponse?.self) { group in
+                group.addTask { try await next(request) }
+                group.addTask {
+                    try await clock.sleep(for: limit)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let response = first else {
+                    throw AuthError(code: .timeout, message: "the request did not finish within \(limit)")
+                }
+                return response
+            }
+        }
+    }
+}

@@ -1,0 +1,160 @@
+public import Foundation
+public import Logging
+
+/// The credential state of one account in this process: the current credential, the one
+/// renewal in flight, the renewal budget and a failure that needs a new sign-in.
+///
+/// Every client of the account shares one session (``RenewalCoordinator`` hands them out), so
+/// many concurrent requests that find the credential expired or rejected wait for one renewal.
+/// With a store that has ``RefreshLocking``, renewal also excludes other processes and first
+/// re-reads the store, adopting a credential another process already renewed.
+public actor AccountSession<Strategy: AuthStrategy> {
+    /// The account.
+    public nonisolated let account: AccountKey
+    /// The policy for this account's credential.
+    public nonisolated let strategy: Strategy
+    /// The vault the credential is read from and persisted to.
+    public nonisolated let vault: CredentialVault
+    /// The renewal limits.
+    public nonisolated let policy: RenewalPolicy
+    /// The local clock.
+    public nonisolated let clock: any AuthClock
+    /// Where events go.
+    public nonisolated let events: AuthEvents
+    nonisolated let logger: Logger
+
+    private var current: Strategy.Value?
+    private var loaded = false
+    private var inFlight: Task<Strategy.Value, any Error>?
+    private var renewalTimes: [Date] = []
+    private var failure: AuthError?
+    private var skew: TimeInterval = 0
+
+    /// Creates a session; prefer ``RenewalCoordinator/session(for:strategy:)``.
+    public init(account: AccountKey, strategy: Strategy, vault: CredentialVault, policy: RenewalPolicy = .init(), clock: any AuthClock = SystemClock(), events: AuthEvents = AuthEvents(), logger: Logger = Logger(label: "AuthKit")) {
+        self.account = account
+        self.strategy = strategy
+        self.vault = vault
+        self.policy = policy
+        self.clock = clock
+        self.events = events
+        self.logger = logger
+    }
+
+    /// The current time as the server sees it: the local clock plus the estimated skew.
+    public var serverNow: Date { clock.now().addingTimeInterval(skew) }
+
+    /// The estimated server clock minus the local clock, in seconds.
+    public var clockSkew: TimeInterval { skew }
+
+    /// Stores a new credential after a sign-in; clears a previous failure.
+    public func signIn(_ credential: Strategy.Value) async throws {
+        try await vault.save(credential, for: account)
+        current = credential
+        loaded = true
+        failure = nil
+        renewalTimes.removeAll()
+        events.emit(.signedIn(account))
+    }
+
+    /// Removes the stored credential and forgets it.
+    public func signOut() async throws {
+        try await vault.delete(for: account)
+        current = nil
+        loaded = true
+        events.emit(.signedOut(account))
+    }
+
+    /// The credential to put on a request now, renewed first when it is due.
+    /// - Throws: `AuthError` `.reauthenticationRequired` (fast, after a failure for good),
+    ///   `.notSignedIn`, `.excessiveRenewal`, `.storage`, or a renewal error.
+    public func credentialForRequest() async throws -> Strategy.Value {
+        if let failure { throw failure }
+        if let inFlight { return try await inFlight.value }
+        if !loaded { try await load() }
+        guard let credential = current else { return try await renew(from: nil) }
+        if strategy.needsRenewal(credential, now: serverNow, leeway: policy.leeway) {
+            return try await renew(from: credential)
+        }
+        return credential
+    }
+
+    /// A credential newer than `stale`: the current one if it already differs, else a renewed one.
+    /// Concurrent callers share one renewal.
+    public func renew(from stale: Strategy.Value?) async throws -> Strategy.Value {
+        if let failure { throw failure }
+        if let inFlight { return try await inFlight.value }
+        if let current, current != stale, !strategy.needsRenewal(current, now: serverNow, leeway: policy.leeway) {
+            return current
+        }
+        try reserveRenewal()
+        let now = serverNow
+        let task = Task { () throws -> Strategy.Value in
+            do {
+                let renewed = try await self.performRenewal(from: stale, now: now)
+                await self.finishRenewal(renewed)
+                return renewed
+            } catch {
+                throw await self.failRenewal(error)
+            }
+        }
+        inFlight = task
+        return try await task.value
+    }
+
+    private func finishRenewal(_ renewed: Strategy.Value) {
+        current = renewed
+        loaded = true
+        inFlight = nil
+    }
+
+    /// Records a failed renewal and returns the error every waiter gets.
+    private func failRenewal(_ error: any Error) -> any Error {
+        inFlight = nil
+        guard let authError = error as? AuthError else {
+            events.emit(.renewalFailed(account, reason: String(describing: error)))
+            logger.warning("renewal failed", metadata: ["account": "\(account)", "error": "\(error)"])
+            return error
+        }
+        let final = AuthError(code: authError.code, message: authError.message, account: account, status: authError.status, underlying: authError.underlying)
+        switch authError.code {
+        case .reauthenticationRequired:
+            failure = final
+            events.emit(.reauthenticationRequired(account, reason: authError.message))
+            logger.warning("re-authentication required", metadata: ["account": "\(account)"])
+        case .notSignedIn:
+            break
+        default:
+            events.emit(.renewalFailed(account, reason: authError.message))
+            logger.warning("renewal failed", metadata: ["account": "\(account)", "error": "\(authError)"])
+        }
+        return final
+    }
+
+    /// Records the server's `Date` header to estimate clock skew.
+    public func observeServerDate(_ date: Date, receivedAt local: Date) {
+        let estimate = date.timeIntervalSince(local)
+        skew = abs(estimate) >= policy.skewThreshold.seconds ? estimate : 0
+    }
+
+    private func load() async throws {
+        do {
+            current = try await vault.load(Strategy.Value.self, for: account)
+            loaded = true
+        } catch let error as CredentialStoreError {
+            if error.code == .unavailable { events.emit(.storeUnavailable(account, reason: error.message)) }
+            throw AuthError(code: .storage, message: "the credential could not be read: \(error.message)", account: account, underlying: error)
+        }
+    }
+
+    private func reserveRenewal() throws {
+        let now = clock.now()
+        renewalTimes.removeAll { now.timeIntervalSince($0) >= policy.window.seconds }
+        guard renewalTimes.count < policy.maxRenewals else {
+            events.emit(.excessiveRenewal(account))
+            logger.error("excessive renewal", metadata: ["account": "\(account)", "limit": "\(policy.maxRenewals)"])
+            throw AuthError(code: .excessiveRenewal, message: "more than \(policy.maxRenewals) renewals within \(policy.window); the server keeps rejecting renewed credentials", account: account)
+        }
+        renewalTimes.append(now)
+    }
+}

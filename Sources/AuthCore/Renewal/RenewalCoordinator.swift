@@ -1,0 +1,44 @@
+public import Logging
+import Synchronization
+
+/// Hands out one ``AccountSession`` per account, so that every client of an account in this
+/// process shares its credential state and its single renewal in flight.
+///
+/// ```swift
+/// let coordinator = RenewalCoordinator(vault: vault)
+/// let session = coordinator.session(for: alice, strategy: bearer)
+/// ```
+public final class RenewalCoordinator: Sendable {
+    /// The vault credentials are read from and persisted to.
+    public let vault: CredentialVault
+    /// The renewal limits.
+    public let policy: RenewalPolicy
+    /// The clock.
+    public let clock: any AuthClock
+    /// Where events go.
+    public let events: AuthEvents
+    let logger: Logger
+    private let sessions = Mutex<[AccountKey: any Sendable]>([:])
+
+    /// Creates a coordinator.
+    public init(vault: CredentialVault, policy: RenewalPolicy = .init(), clock: any AuthClock = SystemClock(), events: AuthEvents = AuthEvents(), logger: Logger = Logger(label: "AuthKit")) {
+        self.vault = vault
+        self.policy = policy
+        self.clock = clock
+        self.events = events
+        self.logger = logger
+    }
+
+    /// The session of `account`, created on first use.
+    ///
+    /// An account is managed by one strategy type; asking for the same account with another
+    /// strategy type replaces its session.
+    public func session<S: AuthStrategy>(for account: AccountKey, strategy: S) -> AccountSession<S> {
+        sessions.withLock { sessions in
+            if let existing = sessions[account] as? AccountSession<S> { return existing }
+            let created = AccountSession(account: account, strategy: strategy, vault: vault, policy: policy, clock: clock, events: events, logger: logger)
+            sessions[account] = created
+            return created
+        }
+    }
+}

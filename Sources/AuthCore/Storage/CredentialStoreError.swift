@@ -1,0 +1,70 @@
+/// The errors a ``CredentialStore`` throws.
+///
+/// Codes tell apart what callers must treat differently: `.unavailable` (locked, busy: retry
+/// later, never "signed out"), `.corrupted` (a record that cannot be read: reported, never
+/// silently dropped), `.incompatibleVersion` (written by newer code; see AuthMigration).
+public struct CredentialStoreError: Error, Sendable, CustomStringConvertible {
+    /// What kind of store failure this is.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private let raw: String
+        private init(_ raw: String) { self.raw = raw }
+        /// Locked, busy or otherwise unreachable for now; the records are not known to be gone.
+        public static let unavailable = Code("unavailable")
+        /// A record or the store itself cannot be read or decoded.
+        public static let corrupted = Code("corrupted")
+        /// A record or schema was written by a newer version than this code understands.
+        public static let incompatibleVersion = Code("incompatibleVersion")
+        /// A key or option is not acceptable to this store.
+        public static let invalidArgument = Code("invalidArgument")
+        /// The record could not be sealed or opened with the configured cipher.
+        public static let cipher = Code("cipher")
+        /// Another input/output failure.
+        public static let io = Code("io")
+        /// A text form of the code.
+        public var description: String { raw }
+    }
+
+    /// What kind of failure this is.
+    public let code: Code
+    /// A readable cause, free of secrets.
+    public let message: String
+    /// The record concerned, when there is one.
+    public let key: CredentialKey?
+    /// The file concerned, when there is one.
+    public let path: String?
+    /// The lower-level error.
+    public let underlying: (any Error)?
+
+    /// Creates an error.
+    public init(code: Code, message: String, key: CredentialKey? = nil, path: String? = nil, underlying: (any Error)? = nil) {
+        self.code = code
+        self.message = message
+        self.key = key
+        self.path = path
+        self.underlying = underlying
+    }
+
+    /// `CredentialStoreError.code: message [key] (path) (caused by: …)`.
+    public var description: String {
+        var text = "CredentialStoreError.\(code): \(message)"
+        if let key { text += " [\(key)]" }
+        if let path { text += " (\(path))" }
+        if let underlying { text += " (caused by: \(String(describing: underlying)))" }
+        return text
+    }
+}
+
+extension CredentialStoreError {
+    /// The store is locked or busy.
+    public static func unavailable(_ message: String, path: String? = nil, underlying: (any Error)? = nil) -> Self {
+        Self(code: .unavailable, message: message, path: path, underlying: underlying)
+    }
+    /// A record cannot be read.
+    public static func corrupted(_ message: String, key: CredentialKey? = nil, path: String? = nil, underlying: (any Error)? = nil) -> Self {
+        Self(code: .corrupted, message: message, key: key, path: path, underlying: underlying)
+    }
+    /// A record or schema is newer than this code.
+    public static func incompatibleVersion(found: Int, supported: Int, key: CredentialKey? = nil, path: String? = nil) -> Self {
+        Self(code: .incompatibleVersion, message: "format version \(found) is newer than the supported version \(supported); upgrade AuthKit", key: key, path: path)
+    }
+}

@@ -1,0 +1,50 @@
+import Synchronization
+
+/// A ``CredentialStore`` that keeps records in memory, with in-process ``RefreshLocking``.
+///
+/// The default store of ``AuthContainer``; what tests and examples use. Nothing survives the
+/// process.
+public final class InMemoryCredentialStore: CredentialStore, RefreshLocking {
+    private let records = Mutex<[CredentialKey: Envelope]>([:])
+    private let locks = AccountLocks()
+
+    /// Creates an empty store.
+    public init() {}
+
+    /// The record at `key`.
+    public func get(_ key: CredentialKey) async throws -> Envelope? {
+        records.withLock { $0[key] }
+    }
+    /// Replaces the record at `key`.
+    public func put(_ envelope: Envelope, for key: CredentialKey) async throws {
+        records.withLock { $0[key] = envelope }
+    }
+    /// Removes the record at `key`.
+    public func delete(_ key: CredentialKey) async throws {
+        _ = records.withLock { $0.removeValue(forKey: key) }
+    }
+    /// The items of one account, sorted.
+    public func items(of account: AccountKey) async throws -> [String] {
+        records.withLock { $0.keys.filter { $0.accountKey == account }.map(\.item) }.sorted()
+    }
+    /// The accounts of a namespace, sorted.
+    public func accounts(in namespace: String) async throws -> [String] {
+        Set(records.withLock { $0.keys.filter { $0.namespace == namespace }.map(\.account) }).sorted()
+    }
+    /// The namespaces, sorted.
+    public func namespaces() async throws -> [String] {
+        Set(records.withLock { $0.keys.map(\.namespace) }).sorted()
+    }
+    /// Removes an account's records.
+    public func deleteAccount(_ account: AccountKey) async throws {
+        records.withLock { $0 = $0.filter { $0.key.accountKey != account } }
+    }
+    /// Removes everything.
+    public func deleteAll() async throws {
+        records.withLock { $0.removeAll() }
+    }
+    /// Runs `body` while no other caller in this process holds the lock of `account`.
+    public func withRefreshLock<T: Sendable>(for account: AccountKey, _ body: @Sendable () async throws -> T) async throws -> T {
+        try await locks.withLock(account, body)
+    }
+}

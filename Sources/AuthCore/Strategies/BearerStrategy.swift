@@ -1,0 +1,56 @@
+/// Bearer tokens renewed with a refresh token through a ``TokenRefresher``.
+///
+/// ```swift
+/// let strategy = BearerStrategy(
+///     allowedHosts: AllowedHosts(["api.example.com"]),
+///     refresher: OAuth2RefreshTokenRefresher(tokenEndpoint: tokenURL, clientID: "cli", transport: transport)
+/// )
+/// ```
+public struct BearerStrategy: AuthStrategy {
+    /// Where the tokens may be sent.
+    public let allowedHosts: AllowedHosts
+    private let refresher: any TokenRefresher
+
+    /// Creates the strategy with a refresher type.
+    public init(allowedHosts: AllowedHosts, refresher: any TokenRefresher) {
+        self.allowedHosts = allowedHosts
+        self.refresher = refresher
+    }
+
+    /// Creates the strategy with a refresh closure.
+    public init(allowedHosts: AllowedHosts, refresh: @escaping @Sendable (BearerTokenSet) async throws -> BearerTokenSet) {
+        self.init(allowedHosts: allowedHosts, refresher: ClosureTokenRefresher(refresh))
+    }
+
+    /// Refreshes the token set.
+    /// - Throws: `AuthError` `.notSignedIn` with no tokens, `.reauthenticationRequired` without a
+    ///   refresh token or when the refresher says so.
+    public func renew(_ credential: BearerTokenSet?, context: RenewalContext) async throws -> BearerTokenSet {
+        guard let credential else { throw AuthError.notSignedIn(context.account) }
+        guard credential.refreshToken != nil else {
+            throw AuthError.reauthenticationRequired(context.account, reason: "the access token expired and there is no refresh token")
+        }
+        return try await refresher.refresh(credential)
+    }
+}
+
+/// Credentials that cannot be renewed by the client (API keys, Basic): a rejection means the
+/// user must supply a new one.
+public struct StaticCredentialStrategy<Value: Credential>: AuthStrategy {
+    /// Where the credential may be sent.
+    public let allowedHosts: AllowedHosts
+    /// Creates the strategy.
+    public init(allowedHosts: AllowedHosts) { self.allowedHosts = allowedHosts }
+    /// Always throws: a static credential cannot be renewed.
+    public func renew(_ credential: Value?, context: RenewalContext) async throws -> Value {
+        guard credential != nil else { throw AuthError.notSignedIn(context.account) }
+        throw AuthError.reauthenticationRequired(context.account, reason: "the server rejected the \(Value.kind) credential, which cannot be renewed")
+    }
+}
+
+/// An API key in a header.
+public typealias APIKeyHeaderStrategy = StaticCredentialStrategy<APIKeyHeaderCredential>
+/// An API key in the query.
+public typealias APIKeyQueryStrategy = StaticCredentialStrategy<APIKeyQueryCredential>
+/// HTTP Basic.
+public typealias BasicStrategy = StaticCredentialStrategy<BasicCredential>

@@ -1,0 +1,24 @@
+/// Turns a token set into a renewed one; the renewal step of ``BearerStrategy``.
+///
+/// ## Implementing
+/// Call the token endpoint with `tokens.refreshToken`. Throw `AuthError.reauthenticationRequired`
+/// when the server rejects the refresh token for good (`invalid_grant`); any other error is
+/// treated as a failure that may pass. ``ClosureTokenRefresher`` adapts a closure and
+/// ``OAuth2RefreshTokenRefresher`` speaks RFC 6749 §6.
+public protocol TokenRefresher: Sendable {
+    /// Returns a renewed token set.
+    func refresh(_ tokens: BearerTokenSet) async throws -> BearerTokenSet
+}
+
+/// A ``TokenRefresher`` built from a closure.
+public struct ClosureTokenRefresher: TokenRefresher {
+    private let body: @Sendable (BearerTokenSet) async throws -> BearerTokenSet
+    /// Creates a refresher that calls `body`.
+    public init(_ body: @escaping @Sendable (BearerTokenSet) async throws -> BearerTokenSet) {
+        self.body = body
+    }
+    /// Calls the closure.
+    public func refresh(_ tokens: BearerTokenSet) async throws -> BearerTokenSet {
+        try await body(tokens)
+    }
+}

@@ -1,0 +1,87 @@
+public import Foundation
+
+/// An OAuth 2.0 token endpoint's success response (RFC 6749 §5.1).
+public struct TokenResponse: Sendable, Decodable {
+    /// `access_token`.
+    public var accessToken: String
+    /// `token_type`.
+    public var tokenType: String?
+    /// `expires_in`, in seconds.
+    public var expiresIn: Double?
+    /// `refresh_token`.
+    public var refreshToken: String?
+    /// `scope`.
+    public var scope: String?
+    /// `id_token`.
+    public var idToken: String?
+
+    enum CodingKeys: String, CodingKey {
+        case accessToken = "access_token", tokenType = "token_type", expiresIn = "expires_in"
+        case refreshToken = "refresh_token", scope, idToken = "id_token"
+    }
+
+    /// Decodes the response; `expires_in` may be a number or a numeric string.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        accessToken = try c.decode(String.self, forKey: .accessToken)
+        tokenType = try c.decodeIfPresent(String.self, forKey: .tokenType)
+        if let seconds = try? c.decodeIfPresent(Double.self, forKey: .expiresIn) {
+            expiresIn = seconds
+        } else {
+            expiresIn = try c.decodeIfPresent(String.self, forKey: .expiresIn).flatMap(Double.init)
+        }
+        refreshToken = try c.decodeIfPresent(String.self, forKey: .refreshToken)
+        scope = try c.decodeIfPresent(String.self, forKey: .scope)
+        idToken = try c.decodeIfPresent(String.self, forKey: .idToken)
+    }
+
+    /// Parses a token response body.
+    /// - Throws: `AuthError` `.decoding` naming what was wrong (never the body's secrets).
+    public static func parse(_ body: Data) throws -> TokenResponse {
+        do {
+            return try JSONDecoder().decode(TokenResponse.self, from: body)
+        } catch {
+            throw AuthError(code: .decoding, message: "the token response is not valid JSON of the expected shape: \(DecodingFailure(error))")
+        }
+    }
+
+    /// The token set this response describes, keeping `previousRefreshToken` when the response
+    /// has no refresh token (RFC 6749 §6 allows the server to omit it).
+    public func tokenSet(issuedAt now: Date, previousRefreshToken: String? = nil) -> BearerTokenSet {
+        BearerTokenSet(
+            accessToken: accessToken,
+            refreshToken: refreshToken ?? previousRefreshToken,
+            expiresAt: expiresIn.map { now.addingTimeInterval($0) },
+            scope: scope,
+            tokenType: tokenType ?? "Bearer",
+            idToken: idToken
+        )
+    }
+}
+
+/// An OAuth 2.0 error response (RFC 6749 §5.2).
+public struct OAuth2Error: Error, Sendable, Decodable, Equatable, CustomStringConvertible {
+    /// `error`, such as `invalid_grant`.
+    public var code: String
+    /// `error_description`.
+    public var errorDescription: String?
+    /// `error_uri`.
+    public var errorURI: String?
+    /// The HTTP status it came with.
+    public var status: Int = 400
+
+    enum CodingKeys: String, CodingKey { case code = "error", errorDescription = "error_description", errorURI = "error_uri" }
+
+    /// Creates an error.
+    public init(code: String, errorDescription: String? = nil, errorURI: String? = nil, status: Int = 400) {
+        self.code = code
+        self.errorDescription = errorDescription
+        self.errorURI = errorURI
+        self.status = status
+    }
+
+    /// `OAuth2Error(invalid_grant): description`.
+    public var description: String {
+        "OAuth2Error(\(code))" + (errorDescription.map { ": \($0)" } ?? "")
+    }
+}

@@ -1,0 +1,33 @@
+public import Foundation
+
+/// Where AuthKit reads the time and how it waits; injected so tests control both.
+///
+/// ## Implementing
+/// `now()` returns the current wall-clock time; `sleep(for:)` suspends for the duration and
+/// throws `CancellationError` promptly when the task is cancelled. AuthTesting's `ManualClock`
+/// is the test implementation.
+public protocol AuthClock: Sendable {
+    /// The current time.
+    func now() -> Date
+    /// Suspends the current task for `duration`.
+    /// - Throws: `CancellationError` when the task is cancelled while waiting.
+    func sleep(for duration: Duration) async throws
+}
+
+/// The real clock: `Date()` and `Task.sleep`.
+public struct SystemClock: AuthClock {
+    /// Creates the system clock.
+    public init() {}
+    /// `Date()`.
+    public func now() -> Date { Date() }
+    /// `Task.sleep(for:)`.
+    public func sleep(for duration: Duration) async throws { try await Task.sleep(for: duration) }
+}
+
+extension Duration {
+    /// The duration in seconds as a floating-point number.
+    var seconds: Double {
+        let (s, atto) = components
+        return Double(s) + Double(atto) / 1e18
+    }
+}

@@ -1,0 +1,89 @@
+/// The errors AuthKit's client, strategies and middlewares throw.
+///
+/// A struct with an extensible ``Code`` rather than an enum, so that new cases do not break
+/// users' `switch` statements. Compare codes: `error.code == .reauthenticationRequired`.
+/// The ``message`` names what failed and what to do about it; it never contains a secret.
+public struct AuthError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure this is.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private let raw: String
+        private init(_ raw: String) { self.raw = raw }
+        /// The request could not be built or is not acceptable.
+        public static let invalidRequest = Code("invalidRequest")
+        /// The transport could not send the request or read the response.
+        public static let transport = Code("transport")
+        /// The request did not finish within its time limit.
+        public static let timeout = Code("timeout")
+        /// A redirect chain was longer than the configured limit, or had no usable `Location`.
+        public static let redirect = Code("redirect")
+        /// The account has no credential: sign in first.
+        public static let notSignedIn = Code("notSignedIn")
+        /// The credential cannot be renewed any more; the user must sign in again.
+        public static let reauthenticationRequired = Code("reauthenticationRequired")
+        /// More renewals were asked for than the renewal limit allows in its window.
+        public static let excessiveRenewal = Code("excessiveRenewal")
+        /// A renewal failed for a reason that may pass (network, server error).
+        public static let renewalFailed = Code("renewalFailed")
+        /// The server answered with a status the caller did not accept.
+        public static let httpStatus = Code("httpStatus")
+        /// A response body could not be decoded.
+        public static let decoding = Code("decoding")
+        /// The credential store could not be used.
+        public static let storage = Code("storage")
+        /// A text form of the code.
+        public var description: String { raw }
+    }
+
+    /// What kind of failure this is.
+    public let code: Code
+    /// A readable cause, free of secrets.
+    public let message: String
+    /// The account concerned, when there is one.
+    public let account: AccountKey?
+    /// The HTTP status, for `httpStatus` errors.
+    public let status: Int?
+    /// The response body, for `httpStatus` and `decoding` errors.
+    public let responseBody: [UInt8]?
+    /// The lower-level error, when this one wraps another.
+    public let underlying: (any Error)?
+
+    /// Creates an error; prefer the static constructors.
+    public init(
+        code: Code, message: String, account: AccountKey? = nil, status: Int? = nil,
+        responseBody: [UInt8]? = nil, underlying: (any Error)? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.account = account
+        self.status = status
+        self.responseBody = responseBody
+        self.underlying = underlying
+    }
+
+    /// `AuthError(code): message [account] (caused by: …)`.
+    public var description: String {
+        var text = "AuthError.\(code): \(message)"
+        if let account { text += " [\(account)]" }
+        if let underlying { text += " (caused by: \(String(describing: underlying)))" }
+        return text
+    }
+}
+
+extension AuthError {
+    /// The request could not be built.
+    public static func invalidRequest(_ message: String) -> AuthError {
+        AuthError(code: .invalidRequest, message: message)
+    }
+    /// The transport failed.
+    public static func transport(_ message: String, underlying: (any Error)? = nil) -> AuthError {
+        AuthError(code: .transport, message: message, underlying: underlying)
+    }
+    /// The user must sign in again.
+    public static func reauthenticationRequired(_ account: AccountKey?, reason: String, underlying: (any Error)? = nil) -> AuthError {
+        AuthError(code: .reauthenticationRequired, message: "re-authentication required: \(reason)", account: account, underlying: underlying)
+    }
+    /// The account has no stored credential.
+    public static func notSignedIn(_ account: AccountKey) -> AuthError {
+        AuthError(code: .notSignedIn, message: "no credential is stored for this account; sign in first", account: account)
+    }
+}

@@ -1,0 +1,120 @@
+public import AsyncHTTPClient
+public import AuthCore
+import Foundation
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+
+/// A ``Transport`` over AsyncHTTPClient, with redirects turned off (the redirect middleware
+/// follows them, with credential stripping).
+///
+/// Prefer the scoped form, which shuts the client down however the body ends:
+/// ```swift
+/// try await HTTPClientTransport.withTransport { transport in
+///     let container = AuthContainer()
+///     container.useHTTPClient(transport)
+///     …
+/// }
+/// ```
+/// A transport made with ``init(configuration:maxResponseBytes:)`` must be shut down with
+/// ``shutdown()``.
+public final class HTTPClientTransport: Transport {
+    private let client: HTTPClient
+    private let ownsClient: Bool
+    /// The largest response body read; longer bodies fail with a transport error.
+    public let maxResponseBytes: Int
+
+    /// Creates a transport with its own `HTTPClient`; call ``shutdown()`` when done.
+    public init(configuration: HTTPClient.Configuration = HTTPClientTransport.defaultConfiguration, maxResponseBytes: Int = 16 << 20) {
+        var configuration = configuration
+        configuration.redirectConfiguration = .disallow
+        self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        self.ownsClient = true
+        self.maxResponseBytes = maxResponseBytes
+    }
+
+    /// Wraps an `HTTPClient` the caller owns (and shuts down). Its redirect configuration should
+    /// be `.disallow`.
+    public init(client: HTTPClient, maxResponseBytes: Int = 16 << 20) {
+        self.client = client
+        self.ownsClient = false
+        self.maxResponseBytes = maxResponseBytes
+    }
+
+    /// Connect and read timeouts of 10 and 60 seconds, redirects off.
+    public static var defaultConfiguration: HTTPClient.Configuration {
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
+        configuration.timeout = .init(connect: .seconds(10), read: .seconds(60))
+        return configuration
+    }
+
+    /// Runs `body` with a new transport and shuts it down afterwards.
+    public static func withTransport<T>(
+        configuration: HTTPClient.Configuration = HTTPClientTransport.defaultConfiguration,
+        _ body: (HTTPClientTransport) async throws -> T
+    ) async throws -> T {
+        let transport = HTTPClientTransport(configuration: configuration)
+        do {
+            let result = try await body(transport)
+            try await transport.shutdown()
+            return result
+        } catch {
+            try? await transport.shutdown()
+            throw error
+        }
+    }
+
+    /// Shuts down the client this transport created; a no-op for a client the caller owns.
+    public func shutdown() async throws {
+        if ownsClient { try await client.shutdown() }
+    }
+
+    /// Sends the request and reads the whole response.
+    /// - Throws: `AuthError` code `.transport` when the request cannot be sent or the response
+    ///   cannot be read; `CancellationError` when the task is cancelled.
+    public func send(_ request: AuthRequest) async throws -> AuthResponse {
+        guard let url = request.url else { throw AuthError.invalidRequest("the request has no absolute URL") }
+        var outgoing = HTTPClientRequest(url: url.absoluteString)
+        outgoing.method = HTTPMethod(rawValue: request.head.method.rawValue)
+        for field in request.head.headerFields {
+            outgoing.headers.add(name: field.name.rawName, value: field.value)
+        }
+        if !request.body.isEmpty || [.post, .put, .patch].contains(request.head.method) {
+            outgoing.body = .bytes(ByteBuffer(bytes: request.body))
+        }
+        do {
+            let response = try await client.execute(outgoing, timeout: .seconds(3600))
+            let body = try await response.body.collect(upTo: maxResponseBytes)
+            var fields = HTTPFields()
+            for header in response.headers {
+                if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
+            }
+            return AuthResponse(
+                head: HTTPResponse(status: .init(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase), headerFields: fields),
+                body: Data(body.readableBytesView)
+            )
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch let error as AuthError {
+            throw error
+        } catch {
+            if Task.isCancelled { throw CancellationError() }
+            throw AuthError.transport("\(request.head.method) \(request.origin?.description ?? "?") failed: \(Self.describe(error))", underlying: error)
+        }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        let text = String(describing: error)
+        if text.localizedCaseInsensitiveContains("refused") { return "connection refused" }
+        if let error = error as? HTTPClientError { return "\(error)" }
+        return String(describing: type(of: error)) + ": " + text
+    }
+}
+
+extension AuthContainer {
+    /// Sends every request of this container's clients through `transport`.
+    public func useHTTPClient(_ transport: HTTPClientTransport) {
+        override(TransportKey.self, with: transport)
+    }
+}

@@ -1,0 +1,62 @@
+import AuthCore
+import AuthTesting
+import Foundation
+import HTTPTypes
+import Synchronization
+import Testing
+
+@Suite struct GuestStrategyTests {
+    @Test func guestSessionStartsWithPersistedDeviceID() async throws {
+        let store = InMemoryCredentialStore()
+        let clock = ManualClock()
+        let issued = Mutex<[String]>([])
+        let endpoint = ClosureTransport { request in
+            guard let device = request.head.headerFields[.deviceID] else { return AuthResponse(status: .badRequest) }
+            issued.withLock { $0.append(device) }
+            return AuthResponse(status: .ok, body: Data(#"{"access_token":"guest-\#(device)","expires_in":60}"#.utf8))
+        }
+        let strategy = GuestStrategy(allowedHosts: apiHosts, endpoint: URL(string: "https://api.example.com/auth/guest")!, transport: endpoint)
+        func freshSession() -> AccountSession<GuestStrategy> {
+            AccountSession(account: alice, strategy: strategy, vault: CredentialVault(store: store, clock: clock), clock: clock)
+        }
+        let seen = Mutex<[HTTPFields]>([])
+        let api = ClosureTransport { request in seen.withLock { $0.append(request.head.headerFields) }; return AuthResponse(status: .ok) }
+
+        _ = try await client(freshSession(), transport: api).send(.get, apiURL)
+        // Rebuilt client, expired guest token: a new session for the same device.
+        clock.advance(by: 120)
+        _ = try await client(freshSession(), transport: api).send(.get, apiURL)
+        let devices = issued.withLock { $0 }
+        #expect(devices.count == 2)
+        #expect(devices[0] == devices[1])
+        let headers = seen.withLock { $0 }
+        #expect(headers.allSatisfy { $0[.deviceID] == devices[0] && $0[.authorization] == "Bearer guest-\(devices[0])" })
+    }
+
+    @Test func staticCredentialsCannotBeRenewed() async throws {
+        let session = AccountSession(account: alice, strategy: APIKeyHeaderStrategy(allowedHosts: apiHosts), vault: CredentialVault(store: InMemoryCredentialStore()))
+        try await session.signIn(APIKeyHeaderCredential(key: "k"))
+        let rejecting = ClosureTransport { _ in AuthResponse(status: .unauthorized) }
+        await #expect { try await client(session, transport: rejecting).send(.get, apiURL) } throws: { ($0 as? AuthError)?.code == .reauthenticationRequired }
+    }
+
+    @Test func credentialsAttachOnlyToAllowedOrigins() async throws {
+        let session = AccountSession(account: alice, strategy: APIKeyQueryStrategy(allowedHosts: AllowedHosts(["*.example.com"])), vault: CredentialVault(store: InMemoryCredentialStore()))
+        try await session.signIn(APIKeyQueryCredential(parameterName: "api_key", key: "K"))
+        let paths = Mutex<[String]>([])
+        let transport = ClosureTransport { request in paths.withLock { $0.append("\(request.head.scheme ?? "")://\(request.head.authority ?? "")\(request.head.path ?? "")") }; return AuthResponse(status: .ok) }
+        let pipeline = client(session, transport: transport)
+        for url in ["https://api.example.com/x?a=1", "https://example.com/x", "https://evil.com/x", "http://api.example.com/x", "https://a.example.com.evil.net/x"] {
+            _ = try await pipeline.send(.get, URL(string: url)!)
+        }
+        #expect(paths.withLock { $0 } == [
+            "https://api.example.com/x?a=1&api_key=K", "https://example.com/x", "https://evil.com/x", "http://api.example.com/x", "https://a.example.com.evil.net/x",
+        ])
+    }
+
+    @Test func basicCredentialHeader() {
+        var request = try! AuthRequest(method: .get, url: apiURL)
+        BasicCredential(username: "Aladdin", password: "open sesame").authorize(&request)
+        #expect(request.head.headerFields[.authorization] == "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==")
+    }
+}
