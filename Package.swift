@@ -16,6 +16,11 @@ let package = Package(
         .library(name: "AuthCore", targets: ["AuthCore"]),
         .library(name: "AuthHTTPClient", targets: ["AuthHTTPClient"]),
         .library(name: "AuthTesting", targets: ["AuthTesting"]),
+        .library(name: "AuthSQLiteStore", targets: ["AuthSQLiteStore"]),
+        .library(name: "AuthFileStore", targets: ["AuthFileStore"]),
+        .library(name: "AuthCookie", targets: ["AuthCookie"]),
+        .library(name: "AuthMFA", targets: ["AuthMFA"]),
+        .library(name: "AuthSigning", targets: ["AuthSigning"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
@@ -23,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         .target(
@@ -48,6 +54,47 @@ let package = Package(
             dependencies: ["AuthCore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "AuthSQLiteStore",
+            dependencies: ["AuthCore", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "AuthFileStore",
+            dependencies: ["AuthCore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "AuthCookie",
+            dependencies: ["AuthCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "AuthMFA",
+            dependencies: ["AuthCore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "AuthSigning",
+            dependencies: [
+                "AuthCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Helper processes that the store tests launch to prove cross-process behaviour.
+        .executableTarget(
+            name: "sqlite-store-helper",
+            dependencies: ["AuthSQLiteStore", "AuthCore"],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "AuthFileStoreTestHelper",
+            dependencies: ["AuthFileStore", "AuthCore"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "AuthCoreTests",
             dependencies: [
@@ -62,6 +109,39 @@ let package = Package(
             dependencies: [
                 "AuthCore", "AuthHTTPClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "AuthSQLiteStoreTests",
+            dependencies: [
+                "AuthSQLiteStore", "AuthCore", "AuthTesting", "sqlite-store-helper",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "AuthFileStoreTests",
+            dependencies: ["AuthFileStore", "AuthCore", "AuthTesting", "AuthFileStoreTestHelper"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "AuthCookieTests",
+            dependencies: ["AuthCookie", "AuthCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "AuthMFATests",
+            dependencies: ["AuthMFA", "AuthCore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "AuthSigningTests",
+            dependencies: [
+                "AuthSigning", "AuthCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
             ],
             swiftSettings: swiftSettings
         ),

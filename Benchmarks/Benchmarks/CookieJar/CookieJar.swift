@@ -1,0 +1,70 @@
+// Building the Cookie header for one URL from a jar of 10,000 cookies over 1,000 domains
+// (10 per domain), against a bare dictionary lookup of the host in the same run.
+//
+// Target: `CookieJar.cookieHeader(for:)` median ≤ 5 µs.
+import AuthCookie
+import Benchmark
+import BenchmarkSupport
+import Foundation
+
+let domainCount = 1_000
+let cookiesPerDomain = 10
+let probeHost = "d500.example.com"
+
+/// A jar holding 10 cookies for each of `d0.example.com` … `d999.example.com`.
+func makeJar() throws -> AuthCookie.CookieJar {
+    let jar = AuthCookie.CookieJar(configuration: CookieJarConfiguration(
+        maxCookiesPerDomain: 50, maxTotalCookies: 20_000))
+    for domain in 0..<domainCount {
+        let url = try BenchmarkSupport.url("https://d\(domain).example.com/")
+        for index in 0..<cookiesPerDomain {
+            try jar.setCookie(
+                fromHeaderValue: "c\(index)=v\(domain)-\(index)-0123456789abcdef; Path=/; Max-Age=86400; Secure; HttpOnly; SameSite=Lax",
+                for: url)
+        }
+    }
+    guard jar.count == domainCount * cookiesPerDomain else {
+        throw BenchmarkSetupError("the jar holds \(jar.count) cookies, not \(domainCount * cookiesPerDomain)")
+    }
+    return jar
+}
+
+let benchmarks: @Sendable () -> Void = {
+    let configuration = Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal, .throughput],
+        timeUnits: .nanoseconds,
+        warmupIterations: 5,
+        scalingFactor: .kilo,
+        maxDuration: .seconds(3),
+        maxIterations: 2_000
+    )
+
+    Benchmark("cookieHeader(for:), 10k cookies / 1k domains", configuration: configuration) { benchmark, jar in
+        let url = try BenchmarkSupport.url("https://\(probeHost)/account/settings?tab=profile")
+        guard let header = jar.cookieHeader(for: url), header.split(separator: ";").count == cookiesPerDomain else {
+            throw BenchmarkSetupError("the header does not carry the domain's \(cookiesPerDomain) cookies")
+        }
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(jar.cookieHeader(for: url))
+        }
+        benchmark.stopMeasurement()
+    } setup: {
+        try makeJar()
+    }
+
+    Benchmark("dictionary lookup of the host (baseline)", configuration: configuration) { benchmark, table in
+        let host = probeHost
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(table[host])
+        }
+        benchmark.stopMeasurement()
+    } setup: {
+        var table: [String: [String]] = [:]
+        for domain in 0..<domainCount {
+            table["d\(domain).example.com"] = (0..<cookiesPerDomain).map { "c\($0)=v\(domain)-\($0)-0123456789abcdef" }
+        }
+        return table
+    }
+}

@@ -1,0 +1,128 @@
+// SQLiteCredentialStore against the raw sqlite3 C API, on one database of 100,000 accounts.
+//
+// Each benchmark runs in its own process (package-benchmark spawns one per benchmark), so each
+// one builds the database in its setup: a temporary directory, `SQLiteCredentialStore.open`, one
+// `putMany` of 100,000 records. The raw baseline opens a second connection to that same file and
+// runs the store's own SQL with prepared statements.
+//
+// Targets: store get rate ≥ 0.7 × raw get rate; the put ratio is reported.
+import AuthCore
+import AuthSQLiteStore
+import Benchmark
+import BenchmarkSupport
+import Foundation
+import Synchronization
+
+let accountCount = 100_000
+/// The account every get and put touches: one in the middle of the key range.
+let probe = BenchmarkSupport.key(accountCount / 2)
+
+struct Fixture: Sendable {
+    let directory: URL
+    let path: String
+    let store: SQLiteCredentialStore
+}
+
+/// The fixture of this process, closed and deleted by the teardown.
+let current = Mutex<Fixture?>(nil)
+
+func makeFixture() async throws -> Fixture {
+    let directory = try BenchmarkSupport.makeTemporaryDirectory("authkit-sqlite-bench")
+    let path = directory.appendingPathComponent("credentials.sqlite").path
+    let store = try await SQLiteCredentialStore.open(at: path)
+    var records: [CredentialKey: Envelope] = [:]
+    records.reserveCapacity(accountCount)
+    for index in 0..<accountCount { records[BenchmarkSupport.key(index)] = BenchmarkSupport.envelope(index) }
+    try await store.putMany(records)
+    guard try await store.get(probe) != nil else { throw BenchmarkSetupError("the probe record was not written") }
+    let fixture = Fixture(directory: directory, path: path, store: store)
+    current.withLock { $0 = fixture }
+    return fixture
+}
+
+func removeFixture() async throws {
+    guard let fixture = current.withLock({ $0.take() }) else { return }
+    try await fixture.store.close()
+    BenchmarkSupport.removeDirectory(fixture.directory)
+}
+
+let benchmarks: @Sendable () -> Void = {
+    let getConfiguration = Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal, .throughput],
+        timeUnits: .nanoseconds,
+        warmupIterations: 3,
+        scalingFactor: .kilo,
+        maxDuration: .seconds(3),
+        maxIterations: 1_000
+    )
+    let putConfiguration = Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal, .throughput],
+        timeUnits: .microseconds,
+        warmupIterations: 20,
+        scalingFactor: .one,
+        maxDuration: .seconds(3),
+        maxIterations: 5_000
+    )
+
+    Benchmark("get, SQLiteCredentialStore", configuration: getConfiguration) { benchmark, fixture in
+        let store = fixture.store
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(try await store.get(probe))
+        }
+        benchmark.stopMeasurement()
+    } setup: {
+        try await makeFixture()
+    } teardown: {
+        try await removeFixture()
+    }
+
+    Benchmark("get, raw sqlite3 (baseline)", configuration: getConfiguration) { benchmark, raw in
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(try raw.get(probe))
+        }
+        benchmark.stopMeasurement()
+    } setup: {
+        let fixture = try await makeFixture()
+        let raw = try RawSQLite(path: fixture.path)
+        guard try raw.get(probe) == fixture.store.get(probe) else {
+            throw BenchmarkSetupError("the raw read does not decode the record the store reads")
+        }
+        return raw
+    } teardown: {
+        try await removeFixture()
+    }
+
+    Benchmark("put, SQLiteCredentialStore", configuration: putConfiguration) { benchmark, fixture in
+        let envelope = BenchmarkSupport.envelope(7)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            try await fixture.store.put(envelope, for: probe)
+        }
+        benchmark.stopMeasurement()
+    } setup: {
+        try await makeFixture()
+    } teardown: {
+        try await removeFixture()
+    }
+
+    Benchmark("put, raw sqlite3 (baseline)", configuration: putConfiguration) { benchmark, raw in
+        let envelope = BenchmarkSupport.envelope(7)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            try raw.put(envelope, for: probe)
+        }
+        benchmark.stopMeasurement()
+    } setup: {
+        let fixture = try await makeFixture()
+        let raw = try RawSQLite(path: fixture.path)
+        try raw.put(BenchmarkSupport.envelope(7), for: probe)
+        guard try await fixture.store.get(probe) == BenchmarkSupport.envelope(7) else {
+            throw BenchmarkSetupError("the store does not read back what the raw write stored")
+        }
+        return raw
+    } teardown: {
+        try await removeFixture()
+    }
+}

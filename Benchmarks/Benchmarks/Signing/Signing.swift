@@ -1,0 +1,117 @@
+// Request signing: AWS SigV4 and the HMAC header scheme, for a GET with 5 headers and a query and
+// a POST with a 1 KiB body, each against a bare HMAC-SHA256 over that scheme's canonical string
+// (SigV4: the canonical request; HMAC scheme: its string to sign), in the same run.
+import AuthCore
+import AuthSigning
+import Benchmark
+import BenchmarkSupport
+import Crypto
+import Foundation
+import HTTPTypes
+
+let instant = Date(timeIntervalSince1970: 1_700_000_000)
+
+/// The five headers of a typical API call.
+func typicalHeaders(contentType: Bool) throws -> HTTPFields {
+    guard let requestID = HTTPField.Name("X-Request-Id") else { throw BenchmarkSetupError("bad field name") }
+    var fields: HTTPFields = [
+        .accept: "application/json",
+        .acceptLanguage: "en-US,en;q=0.8",
+        .userAgent: "AuthKit/1.0 (Linux; bench)",
+    ]
+    fields[requestID] = "7f1c2a4e-52a1-4c61-9d1e-0b7e3f5d9a10"
+    if contentType {
+        fields[.contentType] = "application/json"
+    } else {
+        fields[.cacheControl] = "no-cache"
+    }
+    return fields
+}
+
+enum Shape: String, CaseIterable { case get = "GET 5 headers + query", post = "POST 1 KiB body" }
+
+func makeRequest(_ shape: Shape) throws -> AuthRequest {
+    switch shape {
+    case .get:
+        return try AuthRequest(
+            method: .get,
+            url: BenchmarkSupport.url("https://api.example.com/v1/items?limit=50&cursor=eyJpZCI6MTIzNH0&filter=active&sort=-created"),
+            headerFields: try typicalHeaders(contentType: false))
+    case .post:
+        let item = #"{"id":"0123456789","name":"widget","tags":["a","b","c"],"price":12.5},"#
+        var body = "{\"items\":["
+        while body.utf8.count < 1_000 { body += item }
+        body = String(body.dropLast()) + "]}"
+        body += String(repeating: " ", count: max(0, 1_024 - body.utf8.count))
+        return try AuthRequest(
+            method: .post, url: BenchmarkSupport.url("https://api.example.com/v1/items?dry_run=false"),
+            headerFields: try typicalHeaders(contentType: true), body: Data(body.utf8))
+    }
+}
+
+let sigV4 = SigV4Signer(
+    credentials: AWSCredentials(accessKeyID: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"),
+    configuration: SigV4Configuration(region: "eu-west-1", service: "execute-api"))
+let hmacKey = SymmetricKey(data: Array("an-hmac-scheme-key-of-32-bytes!!".utf8))
+let hmacSigner = HMACRequestSigner(keyID: "client-1", key: hmacKey)
+/// A nonce of the default generator's shape (16 random bytes as hex), for the baseline's string.
+let sampleNonce = "9f86d081884c7d659a2feaa0c55ad015"
+
+let benchmarks: @Sendable () -> Void = {
+    let configuration = Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal, .throughput],
+        timeUnits: .nanoseconds,
+        warmupIterations: 5,
+        scalingFactor: .kilo,
+        maxDuration: .seconds(2),
+        maxIterations: 2_000
+    )
+
+    for shape in Shape.allCases {
+        Benchmark("SigV4 signature, \(shape.rawValue)", configuration: configuration) { benchmark, request in
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(try sigV4.signature(for: identity(request), at: instant))
+            }
+            benchmark.stopMeasurement()
+        } setup: {
+            try makeRequest(shape)
+        }
+
+        Benchmark("HMAC-SHA256 over the SigV4 canonical request, \(shape.rawValue) (baseline)", configuration: configuration) { benchmark, bytes in
+            let key = SymmetricKey(data: Array("AWS4wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY".utf8))
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(HMAC<SHA256>.authenticationCode(for: identity(bytes), using: key))
+            }
+            benchmark.stopMeasurement()
+        } setup: {
+            Array(try sigV4.signature(for: makeRequest(shape), at: instant).canonicalRequest.utf8)
+        }
+
+        Benchmark("HMAC scheme sign, \(shape.rawValue)", configuration: configuration) { benchmark, request in
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                var signed = identity(request)
+                try await hmacSigner.sign(&signed, at: instant)
+                blackHole(signed)
+            }
+            benchmark.stopMeasurement()
+        } setup: {
+            try makeRequest(shape)
+        }
+
+        Benchmark("HMAC-SHA256 over the HMAC-scheme string to sign, \(shape.rawValue) (baseline)", configuration: configuration) { benchmark, bytes in
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(HMAC<SHA256>.authenticationCode(for: identity(bytes), using: hmacKey))
+            }
+            benchmark.stopMeasurement()
+        } setup: {
+            let request = try makeRequest(shape)
+            let text = hmacSigner.configuration.stringToSign(
+                for: request, timestamp: String(Int64(instant.timeIntervalSince1970)), nonce: sampleNonce)
+            return Array(text.utf8)
+        }
+    }
+}

@@ -1,0 +1,72 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// The root package's settings list, applied to every target here too.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+/// One executable target per benchmark suite, at `Benchmarks/<Name>/<Name>.swift`, run by the
+/// package-benchmark plugin: `swift package --allow-writing-to-package-directory benchmark`.
+func benchmarkTarget(_ name: String, dependencies: [Target.Dependency]) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: [.product(name: "Benchmark", package: "benchmark"), "BenchmarkSupport"] + dependencies,
+        path: "Benchmarks/\(name)",
+        swiftSettings: swiftSettings,
+        plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    )
+}
+
+let package = Package(
+    name: "AuthKitBenchmarks",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    dependencies: [
+        // Only the malloc interposer: listing the traits turns off the default "RuntimeInterposer"
+        // trait, whose package (swift-runtime-interposer) Linux with Swift 6.3 would otherwise need.
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(name: "AuthKit", path: ".."),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+    ],
+    targets: [
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: [.product(name: "AuthCore", package: "AuthKit")],
+            swiftSettings: swiftSettings
+        ),
+        benchmarkTarget("Pipeline", dependencies: [
+            .product(name: "AuthCore", package: "AuthKit"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        benchmarkTarget("SQLiteStore", dependencies: [
+            .product(name: "AuthCore", package: "AuthKit"),
+            .product(name: "AuthSQLiteStore", package: "AuthKit"),
+            // The system SQLite that GRDB links, for the raw C API baseline.
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
+        ]),
+        benchmarkTarget("FileStore", dependencies: [
+            .product(name: "AuthCore", package: "AuthKit"),
+            .product(name: "AuthFileStore", package: "AuthKit"),
+            .product(name: "AuthSQLiteStore", package: "AuthKit"),
+        ]),
+        benchmarkTarget("CookieJar", dependencies: [
+            .product(name: "AuthCookie", package: "AuthKit"),
+        ]),
+        benchmarkTarget("TOTP", dependencies: [
+            .product(name: "AuthMFA", package: "AuthKit"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        benchmarkTarget("Signing", dependencies: [
+            .product(name: "AuthCore", package: "AuthKit"),
+            .product(name: "AuthSigning", package: "AuthKit"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ]),
+    ]
+)

@@ -1,0 +1,51 @@
+public import Foundation
+public import AuthCore
+import HTTPTypes
+import Synchronization
+
+extension CookieJar {
+    /// The jar's unexpired cookies as a `Codable` value; session cookies are included only when
+    /// ``CookieJarConfiguration/persistSessionCookies`` is set.
+    public func snapshot() -> CookieJarSnapshot {
+        let keepSessions = configuration.persistSessionCookies
+        let cookies = allCookies.filter { keepSessions || $0.isPersistent }
+        return CookieJarSnapshot(cookies: cookies)
+    }
+
+    /// Replaces the jar's contents with the unexpired cookies of `snapshot`.
+    ///
+    /// Session cookies in the snapshot are kept (the snapshot's writer chose to save them); the
+    /// jar's limits apply as if the cookies were stored one by one in creation order.
+    public func restore(_ snapshot: CookieJarSnapshot) {
+        let date = now()
+        let configuration = configuration
+        let cookies = snapshot.cookies.enumerated()
+            .filter { !$0.element.isExpired(at: date) }
+            .sorted { ($0.element.creationTime, $0.offset) < ($1.element.creationTime, $1.offset) }
+            .map(\.element)
+        state.withLock { storage in
+            storage.removeAll()
+            for cookie in cookies { storage.store(cookie, configuration: configuration, now: date) }
+        }
+    }
+
+    /// Stores every `Set-Cookie` field of `response`, received for a request to `url`.
+    /// - Returns: How many cookies were stored.
+    @discardableResult
+    public func setCookies(from response: AuthResponse, for url: URL) -> Int {
+        setCookies(fromHeaderValues: response.head.headerFields[values: .setCookie], for: url)
+    }
+}
+
+extension CookieJar: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The number of cookies; never names or values.
+    public var description: String { "CookieJar(\(count) cookies)" }
+
+    /// The number of cookies and each cookie's redacted description.
+    public var debugDescription: String { "CookieJar(\(allCookies.map(\.description)))" }
+
+    /// The configuration and the cookies, whose own mirrors hide their values.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["configuration": configuration, "cookies": allCookies], displayStyle: .class)
+    }
+}

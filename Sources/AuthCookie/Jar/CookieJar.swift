@@ -1,0 +1,124 @@
+public import Foundation
+import Synchronization
+
+/// An RFC 6265 cookie jar: stores `Set-Cookie` responses and builds `Cookie` request headers.
+///
+/// A `Sendable` final class whose state sits behind a `Mutex`, so every method is synchronous
+/// and safe from any thread or task: a middleware can read and update it without an `await`, and
+/// no call ever suspends while holding the lock. Cookies are indexed by domain, so building a
+/// header looks only at the request host and its parent domains.
+///
+/// ```swift
+/// let jar = CookieJar()
+/// let url = URL(string: "https://api.example.com/login")!
+/// jar.setCookies(fromHeaderValues: ["sid=abc; Path=/; Secure; HttpOnly"], for: url)
+/// jar.cookieHeader(for: URL(string: "https://api.example.com/me")!)  // "sid=abc"
+/// ```
+///
+/// Time is read from the injected `now` closure: expiry, creation and last-access times.
+/// The jar's ``description`` and `dump` never show cookie values.
+public final class CookieJar: Sendable {
+    /// The limits and policies the jar applies.
+    public let configuration: CookieJarConfiguration
+    /// The jar's clock.
+    let now: @Sendable () -> Date
+    /// The cookies, behind the lock.
+    let state = Mutex(CookieStorage())
+
+    /// Creates an empty jar.
+    /// - Parameters:
+    ///   - configuration: Limits and policies; the defaults follow RFC 6265 and current browsers.
+    ///   - now: The clock used for expiry and for creation and access times.
+    public init(configuration: CookieJarConfiguration = .init(), now: @escaping @Sendable () -> Date = { Date() }) {
+        self.configuration = configuration
+        self.now = now
+    }
+
+    /// Creates a jar holding the unexpired cookies of a snapshot.
+    public convenience init(
+        snapshot: CookieJarSnapshot,
+        configuration: CookieJarConfiguration = .init(),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.init(configuration: configuration, now: now)
+        restore(snapshot)
+    }
+
+    /// Stores one `Set-Cookie` header value received in a response to `url`.
+    /// - Returns: The cookie as stored (already expired when the header deleted a cookie).
+    /// - Throws: ``CookieError`` saying why the value was ignored; the jar is then unchanged.
+    @discardableResult
+    public func setCookie(fromHeaderValue header: String, for url: URL) throws(CookieError) -> Cookie {
+        guard let target = RequestTarget(url, loopbackIsSecure: configuration.treatsLoopbackAsSecure) else {
+            throw CookieError(code: .invalidURL, message: "the response URL has no host")
+        }
+        guard let parsed = SetCookie(parsing: header) else {
+            throw CookieError(code: .malformed, message: "the Set-Cookie value has no name=value pair, an empty name, or a control character")
+        }
+        let date = now()
+        let cookie = try CookieStorageModel.cookie(from: parsed, target: target, configuration: configuration, now: date)
+        state.withLock { $0.store(cookie, configuration: configuration, now: date) }
+        return cookie
+    }
+
+    /// Stores `Set-Cookie` header values received in a response to `url`, in order.
+    ///
+    /// Values that RFC 6265 says to ignore (malformed, foreign domain, public suffix, `Secure`
+    /// from an insecure origin, too large) are skipped one by one; they never change the jar.
+    /// - Returns: How many values were stored.
+    @discardableResult
+    public func setCookies(fromHeaderValues headers: [String], for url: URL) -> Int {
+        var stored = 0
+        for header in headers where (try? setCookie(fromHeaderValue: header, for: url)) != nil {
+            stored += 1
+        }
+        return stored
+    }
+
+    /// The `Cookie` header value for a request to `url`, or nil when no cookie applies.
+    ///
+    /// Follows RFC 6265 §5.4: host-only cookies go to their exact host, domain cookies to the
+    /// domain and its subdomains, paths must path-match, `Secure` cookies go only over a secure
+    /// connection and expired cookies never; longer paths come first, then earlier creation.
+    /// Sending updates the cookies' last-access time.
+    public func cookieHeader(for url: URL) -> String? {
+        guard let target = RequestTarget(url, loopbackIsSecure: configuration.treatsLoopbackAsSecure) else { return nil }
+        let date = now()
+        return state.withLock { storage -> String? in
+            storage.withCookiesToSend(to: target, now: date) { storage, matches in
+                CookieHeaderBuilder.header(for: matches, in: storage)
+            }
+        }
+    }
+
+    /// The cookies that a request to `url` would send, in header order; marks them accessed.
+    public func cookies(for url: URL) -> [Cookie] {
+        guard let target = RequestTarget(url, loopbackIsSecure: configuration.treatsLoopbackAsSecure) else { return [] }
+        let date = now()
+        return state.withLock { $0.withCookiesToSend(to: target, now: date) { storage, matches in matches.map(storage.cookie(at:)) } }
+    }
+
+    /// Every unexpired cookie, in creation order.
+    public var allCookies: [Cookie] {
+        let date = now()
+        return state.withLock { $0.allCookies }.filter { !$0.isExpired(at: date) }
+    }
+
+    /// The number of cookies held, expired ones not yet removed included.
+    public var count: Int { state.withLock { $0.count } }
+
+    /// A number that changes whenever a cookie is stored, replaced or removed; sending cookies
+    /// does not change it. Lets a caller save the jar only after a change.
+    public var generation: UInt64 { state.withLock { $0.generation } }
+
+    /// Removes every cookie.
+    public func removeAll() {
+        state.withLock { $0.removeAll() }
+    }
+
+    /// Removes the cookies that have expired by now.
+    public func removeExpired() {
+        let date = now()
+        state.withLock { $0.removeExpired(now: date) }
+    }
+}

@@ -1,0 +1,40 @@
+/// The contents of a ``CookieJar`` at one moment, as a `Codable` value for persistence.
+///
+/// Expired cookies are never included; session cookies only when the jar's configuration has
+/// ``CookieJarConfiguration/persistSessionCookies``. Cookies are listed in creation order.
+/// Its ``description`` and `dump` show names and domains, never values.
+///
+/// ```swift
+/// let data = try JSONEncoder().encode(jar.snapshot())
+/// let restored = CookieJar(snapshot: try JSONDecoder().decode(CookieJarSnapshot.self, from: data))
+/// ```
+public struct CookieJarSnapshot: Sendable, Hashable, Codable {
+    /// The version of this format; ``currentFormatVersion`` when written by this code.
+    public var formatVersion: Int
+    /// The cookies, in creation order.
+    public var cookies: [Cookie]
+
+    /// The format version this code writes and reads.
+    public static let currentFormatVersion = 1
+
+    /// Creates a snapshot.
+    public init(cookies: [Cookie], formatVersion: Int = CookieJarSnapshot.currentFormatVersion) {
+        self.formatVersion = formatVersion
+        self.cookies = cookies
+    }
+}
+
+extension CookieJarSnapshot: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The number of cookies and their redacted descriptions.
+    public var description: String {
+        "CookieJarSnapshot(formatVersion: \(formatVersion), \(cookies.count) cookies: \(cookies))"
+    }
+
+    /// Same as ``description``.
+    public var debugDescription: String { description }
+
+    /// The format version and the cookies, whose own mirrors hide their values.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["formatVersion": formatVersion, "cookies": cookies], displayStyle: .struct)
+    }
+}

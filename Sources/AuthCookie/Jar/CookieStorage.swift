@@ -1,0 +1,94 @@
+import Foundation
+
+/// The jar's state: cookies indexed by their domain, so that a request looks at the buckets of
+/// its host and of the host's parent domains only, never at every cookie.
+///
+/// Not thread-safe by itself; ``CookieJar`` keeps it behind a mutex.
+struct CookieStorage {
+    /// Cookies by ``Cookie/domain``.
+    var buckets: [DomainKey: [Cookie]] = [:]
+    /// The number of cookies in all buckets.
+    private(set) var count = 0
+    /// Incremented whenever a cookie is added, replaced or removed (not when one is only sent).
+    private(set) var generation: UInt64 = 0
+    private var nextSequence: UInt64 = 0
+
+    /// Step 11–12 of §5.3 and the jar's limits: replaces a cookie of the same name, domain and
+    /// path (keeping its creation time), stores the new one unless it has already expired, then
+    /// evicts over the per-domain and total limits.
+    mutating func store(_ newCookie: Cookie, configuration: CookieJarConfiguration, now: Date) {
+        var cookie = newCookie
+        let key = DomainKey(cookie.domain)
+        var bucket = buckets.removeValue(forKey: key) ?? []
+        if let old = bucket.firstIndex(where: { $0.name == cookie.name && $0.path == cookie.path }) {
+            cookie.creationTime = bucket[old].creationTime
+            cookie.sequence = bucket[old].sequence
+            bucket.remove(at: old)
+            count -= 1
+            generation &+= 1
+        } else {
+            cookie.sequence = nextSequence
+            nextSequence &+= 1
+        }
+        if !cookie.isExpired(at: now) {
+            bucket.append(cookie)
+            count += 1
+            generation &+= 1
+            if bucket.count > configuration.maxCookiesPerDomain {
+                evict(from: &bucket, downTo: configuration.maxCookiesPerDomain, now: now)
+            }
+        }
+        if !bucket.isEmpty { buckets[key] = bucket }
+        if count > configuration.maxTotalCookies { evictGlobally(downTo: configuration.maxTotalCookies, now: now) }
+    }
+
+    /// Removes every expired cookie.
+    mutating func removeExpired(now: Date) {
+        for key in Array(buckets.keys) {
+            guard let bucket = buckets[key], bucket.contains(where: { $0.isExpired(at: now) }) else { continue }
+            let kept = bucket.filter { !$0.isExpired(at: now) }
+            count -= bucket.count - kept.count
+            generation &+= 1
+            buckets[key] = kept.isEmpty ? nil : kept
+        }
+    }
+
+    /// Removes every cookie.
+    mutating func removeAll() {
+        if count > 0 { generation &+= 1 }
+        buckets.removeAll()
+        count = 0
+    }
+
+    /// Every cookie, in creation order.
+    var allCookies: [Cookie] {
+        buckets.values.flatMap { $0 }.sorted(by: Cookie.creationOrder)
+    }
+
+    private mutating func evict(from bucket: inout [Cookie], downTo limit: Int, now: Date) {
+        let before = bucket.count
+        bucket.removeAll { $0.isExpired(at: now) }
+        while bucket.count > limit, let victim = bucket.indices.min(by: { Cookie.evictionOrder(bucket[$0], bucket[$1]) }) {
+            bucket.remove(at: victim)
+        }
+        count -= before - bucket.count
+    }
+
+    private mutating func evictGlobally(downTo limit: Int, now: Date) {
+        removeExpired(now: now)
+        while count > limit {
+            var oldest: (key: DomainKey, index: Int, cookie: Cookie)?
+            for (key, bucket) in buckets {
+                for (index, cookie) in bucket.enumerated()
+                where oldest.map({ Cookie.evictionOrder(cookie, $0.cookie) }) ?? true {
+                    oldest = (key, index, cookie)
+                }
+            }
+            guard let oldest else { return }
+            buckets[oldest.key]?.remove(at: oldest.index)
+            if buckets[oldest.key]?.isEmpty == true { buckets[oldest.key] = nil }
+            count -= 1
+            generation &+= 1
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// Steps 2–10 of the storage model (RFC 6265 §5.3): turns a parsed `Set-Cookie` received for a
+/// request URL into the cookie to store, or says why it must be ignored.
+enum CookieStorageModel {
+    /// Builds the cookie to store.
+    /// - Throws: ``CookieError`` when the cookie must be ignored as a whole.
+    static func cookie(
+        from parsed: SetCookie,
+        target: RequestTarget,
+        configuration: CookieJarConfiguration,
+        now: Date
+    ) throws(CookieError) -> Cookie {
+        let size = parsed.name.utf8.count + parsed.value.utf8.count
+        guard size <= configuration.maxCookieSize else {
+            throw CookieError(code: .tooLarge, message: "cookie '\(parsed.name)' is \(size) bytes; the limit is \(configuration.maxCookieSize)")
+        }
+
+        // Step 3: Max-Age wins over Expires; neither makes a session cookie.
+        let expiresAt: Date?
+        if let maxAge = parsed.maxAge {
+            expiresAt = maxAge <= 0 ? .distantPast : now.addingSaturated(seconds: maxAge)
+        } else {
+            expiresAt = parsed.expires
+        }
+
+        // Steps 4–6: the domain attribute, public suffixes, domain matching, host-only.
+        var domainAttribute = parsed.domain ?? ""
+        if !domainAttribute.isEmpty {
+            domainAttribute = DomainMatch.canonicalHost(domainAttribute)
+        }
+        if !domainAttribute.isEmpty, configuration.publicSuffixes.isPublicSuffix(domainAttribute) {
+            guard domainAttribute == target.host else {
+                throw CookieError(code: .publicSuffix, message: "cookie '\(parsed.name)' names the public suffix '\(domainAttribute)' as its domain")
+            }
+            domainAttribute = ""
+        }
+        let isHostOnly: Bool
+        let domain: String
+        if domainAttribute.isEmpty {
+            isHostOnly = true
+            domain = target.host
+        } else {
+            guard DomainMatch.matches(host: target.host, domain: domainAttribute) else {
+                throw CookieError(code: .domainMismatch, message: "cookie '\(parsed.name)' has domain '\(domainAttribute)', which does not match the request host '\(target.host)'")
+            }
+            // An IP address can only match itself: such a cookie is in effect host-only.
+            isHostOnly = target.isIPAddress
+            domain = domainAttribute
+        }
+
+        // Step 8, with the modern rule that only secure origins may set Secure cookies.
+        if parsed.isSecure, !target.isSecure, !configuration.acceptsSecureCookiesFromInsecureOrigins {
+            throw CookieError(code: .insecureOrigin, message: "cookie '\(parsed.name)' is Secure but came from an insecure origin")
+        }
+
+        // Step 7: the path attribute, or the default path of the request URL.
+        let path = parsed.path ?? PathMatch.defaultPath(of: target.path)
+        return Cookie(
+            name: parsed.name, value: parsed.value, domain: domain, path: path, expiresAt: expiresAt,
+            creationTime: now, lastAccessTime: now, isHostOnly: isHostOnly,
+            isSecure: parsed.isSecure, isHTTPOnly: parsed.isHTTPOnly, sameSite: parsed.sameSite
+        )
+    }
+}
+
+extension Date {
+    /// `self + seconds`, clamped to `Date.distantFuture` instead of overflowing.
+    func addingSaturated(seconds: Int64) -> Date {
+        let limit = Date.distantFuture.timeIntervalSince(self)
+        return Double(seconds) >= limit ? .distantFuture : addingTimeInterval(Double(seconds))
+    }
+}

@@ -1,0 +1,72 @@
+public import AuthCore
+import Foundation
+import HTTPTypes
+
+/// A ``Middleware`` that sends the jar's cookies with every request and stores the cookies of
+/// every response.
+///
+/// For each request it builds the `Cookie` header for the request URL and, once the response
+/// comes back, stores its `Set-Cookie` fields for that same URL. Place it inside (after) the
+/// redirect middleware: each redirect hop then passes through it separately, gets the cookies of
+/// its own origin, and its `Set-Cookie` fields are stored for its own origin.
+///
+/// A `Cookie` header the caller set is kept: the jar's cookies are appended to it, except those
+/// whose name the caller's header already has (the caller's value wins).
+///
+/// With a ``CookieJarStore``, the jar is saved after every response that changed it. A failed
+/// save does not fail the request; it is passed to `onSaveError`.
+///
+/// ```swift
+/// let jar = CookieJar()
+/// let cookies = CookieMiddleware(jar: jar, store: CookieJarStore(store: store, account: alice))
+/// let response = try await cookies.intercept(request, next: transport.send)
+/// ```
+public struct CookieMiddleware: Middleware {
+    /// The jar that supplies and receives cookies.
+    public let jar: CookieJar
+    /// Where the jar is saved after a change, if anywhere.
+    public let store: CookieJarStore?
+    private let onSaveError: @Sendable (any Error) -> Void
+
+    /// Creates the middleware.
+    /// - Parameters:
+    ///   - jar: The jar to read and update.
+    ///   - store: When given, the jar is saved through it after each response that changed it.
+    ///   - onSaveError: Called when saving fails; the request's response is returned anyway.
+    public init(jar: CookieJar, store: CookieJarStore? = nil, onSaveError: @escaping @Sendable (any Error) -> Void = { _ in }) {
+        self.jar = jar
+        self.store = store
+        self.onSaveError = onSaveError
+    }
+
+    /// Attaches the `Cookie` header, sends the request, stores the response's cookies.
+    public func intercept(
+        _ request: AuthRequest,
+        next: @Sendable (AuthRequest) async throws -> AuthResponse
+    ) async throws -> AuthResponse {
+        guard let url = request.url else { return try await next(request) }
+        var request = request
+        if let header = cookieHeader(for: url, caller: request.head.headerFields[.cookie]) {
+            request.head.headerFields[.cookie] = header
+        }
+        let generation = jar.generation
+        let response = try await next(request)
+        jar.setCookies(from: response, for: url)
+        if let store, jar.generation != generation {
+            do { try await store.save(jar) } catch { onSaveError(error) }
+        }
+        return response
+    }
+
+    /// The jar's header, or the caller's header followed by the jar's cookies whose names it lacks.
+    private func cookieHeader(for url: URL, caller: String?) -> String? {
+        guard let caller, !caller.isEmpty else { return jar.cookieHeader(for: url) }
+        let callerNames = Set(caller.split(separator: ";").map { pair in
+            (pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? pair)
+                .trimmingCharacters(in: .whitespaces)
+        })
+        let added = jar.cookies(for: url).filter { !callerNames.contains($0.name) }
+        guard !added.isEmpty else { return nil }
+        return caller + "; " + added.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
+    }
+}

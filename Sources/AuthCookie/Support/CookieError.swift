@@ -1,0 +1,40 @@
+/// Why the jar did not store a `Set-Cookie` value.
+///
+/// ``CookieJar/setCookie(fromHeaderValue:for:)`` throws it; the bulk and middleware paths ignore
+/// rejected cookies, as RFC 6265 says ("ignore the set-cookie-string entirely"). The message
+/// names the cookie and the rule it broke, never its value.
+public struct CookieError: Error, Sendable, CustomStringConvertible {
+    /// What kind of rejection this is.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private let raw: String
+        private init(_ raw: String) { self.raw = raw }
+        /// The value is not a cookie (no `=`, an empty name, a control character).
+        public static let malformed = Code("malformed")
+        /// The request URL has no host, so there is no origin to store the cookie for.
+        public static let invalidURL = Code("invalidURL")
+        /// The `Domain` attribute does not domain-match the request host.
+        public static let domainMismatch = Code("domainMismatch")
+        /// The `Domain` attribute is a public suffix (such as `com` or `co.uk`).
+        public static let publicSuffix = Code("publicSuffix")
+        /// A `Secure` cookie came from an insecure origin.
+        public static let insecureOrigin = Code("insecureOrigin")
+        /// The name and value are longer than the jar's per-cookie limit.
+        public static let tooLarge = Code("tooLarge")
+        /// A text form of the code.
+        public var description: String { raw }
+    }
+
+    /// What kind of rejection this is.
+    public let code: Code
+    /// A readable cause, free of cookie values.
+    public let message: String
+
+    /// Creates an error.
+    public init(code: Code, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// `CookieError.code: message`.
+    public var description: String { "CookieError.\(code): \(message)" }
+}

@@ -1,0 +1,30 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A failed system call: which one, on which file, and `errno`.
+///
+/// Carried as the `underlying` error of a `CredentialStoreError`; it names paths (which hold only
+/// hex-encoded or hashed key components) and never record contents.
+struct PosixError: Error, Sendable, CustomStringConvertible {
+    /// The C call that failed, such as `open` or `rename`.
+    let operation: String
+    /// The file concerned.
+    let path: String
+    /// The `errno` value.
+    let code: Int32
+
+    /// `open(/path): No such file or directory (errno 2)`.
+    var description: String {
+        "\(operation)(\(path)): \(String(cString: strerror(code))) (errno \(code))"
+    }
+
+    /// The error for the current `errno`.
+    static func current(_ operation: String, _ path: String) -> PosixError {
+        PosixError(operation: operation, path: path, code: errno)
+    }
+}

@@ -1,0 +1,9 @@
+import Crypto
+
+/// SHA-256 of file-name components that are too long to encode directly.
+enum SHA256Digest {
+    /// The 32-byte digest of `bytes`.
+    static func hash(_ bytes: [UInt8]) -> [UInt8] {
+        Array(SHA256.hash(data: bytes))
+    }
+}

@@ -1,0 +1,83 @@
+public import AuthCore
+public import Foundation
+
+/// Keeps each account's recovery codes in a ``CredentialStore`` as salted hashes, and consumes
+/// a code the first time it is used.
+///
+/// The record is item `recovery-codes` of the account, kind `otp.recovery`, holding a
+/// ``RecoveryCodeSet`` as JSON. Redeeming is serialized per account within the process, so a
+/// code cannot be used twice by concurrent requests.
+///
+/// ```swift
+/// let vault = RecoveryCodeVault(store: store)
+/// let codes = try await vault.regenerate(for: account)   // show these once
+/// try await vault.redeem("7k3m-q9x2", for: account)      // true, then false
+/// ```
+public actor RecoveryCodeVault: CustomStringConvertible, CustomReflectable {
+    /// The item name of the record.
+    public static let item = "recovery-codes"
+    /// The envelope kind of the record.
+    public static let kind = "otp.recovery"
+
+    private let store: any CredentialStore
+    private let now: @Sendable () -> Date
+    private let locks = AccountLocks()
+    private let json = StoredJSON<RecoveryCodeSet>(kind: RecoveryCodeVault.kind, formatVersion: 1)
+
+    /// Creates a vault over `store`.
+    ///
+    /// - Parameters:
+    ///   - store: Where the hashed codes are kept.
+    ///   - now: The clock for `usedAt` and `updatedAt`.
+    public init(store: any CredentialStore, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.store = store
+        self.now = now
+    }
+
+    /// Replaces the account's codes with `count` new ones and returns them (the only time they
+    /// are available in plain text).
+    ///
+    /// - Throws: ``CredentialStoreError`` when the store fails.
+    public func regenerate(for account: AccountKey, count: Int = 10) async throws -> [RecoveryCode] {
+        let codes = RecoveryCode.generate(count: count)
+        let set = RecoveryCodeSet(codes: codes)
+        try await locks.withLock(account) { [store, json, now] in
+            try await json.save(set, to: store, key: account.item(Self.item), now: now())
+        }
+        return codes
+    }
+
+    /// Consumes `code` if it is one of the account's unused codes.
+    ///
+    /// - Returns: true the first time a valid code is given; false for a wrong, malformed or
+    ///   already used code, or when the account has no codes.
+    /// - Throws: ``CredentialStoreError`` when the store fails; the code is then not consumed
+    ///   and not accepted.
+    public func redeem(_ code: String, for account: AccountKey) async throws -> Bool {
+        try await locks.withLock(account) { [store, json, now] in
+            let key = account.item(Self.item)
+            guard var set = try await json.load(from: store, key: key) else { return false }
+            let date = now()
+            guard set.redeem(code, at: date) else { return false }
+            try await json.save(set, to: store, key: key, now: date)
+            return true
+        }
+    }
+
+    /// How many unused codes the account has (0 when it has none).
+    public func remaining(for account: AccountKey) async throws -> Int {
+        try await json.load(from: store, key: account.item(Self.item))?.remaining ?? 0
+    }
+
+    /// Removes the account's codes.
+    public func delete(for account: AccountKey) async throws {
+        try await locks.withLock(account) { [store] in
+            try await store.delete(account.item(Self.item))
+        }
+    }
+
+    /// `RecoveryCodeVault(item: recovery-codes)`.
+    public nonisolated var description: String { "RecoveryCodeVault(item: \(Self.item))" }
+    /// A mirror with the item name only (the store is not reflected).
+    public nonisolated var customMirror: Mirror { Mirror(self, children: ["item": Self.item], displayStyle: .class) }
+}

@@ -1,0 +1,135 @@
+public import AuthCore
+public import Foundation
+
+/// Checks TOTP codes on the server side: window, replay protection and lockout.
+///
+/// For each account it accepts a code within ``Policy/window`` steps of now, refuses a code
+/// whose step was already accepted (through an ``OTPReplayGuard`` persisted in the store), and
+/// after ``Policy/maxFailures`` failures (wrong or replayed codes) within
+/// ``Policy/failureWindow`` refuses every code until ``Policy/lockoutDuration`` has passed.
+/// Failure counts live in memory; the replay record and secrets live in the store.
+///
+/// ```swift
+/// let verifier = TOTPVerifier(store: store, now: { clock.now })
+/// switch try await verifier.verify(code, for: account) {
+/// case .accepted: signIn()
+/// case .rejected, .replayed: askAgain()
+/// case .lockedOut(let until): tellToWait(until)
+/// }
+/// ```
+public actor TOTPVerifier: CustomStringConvertible, CustomReflectable {
+    /// The verifier's limits.
+    public struct Policy: Sendable, Hashable {
+        /// Steps accepted either side of the current one (default 1).
+        public var window: Int
+        /// Failures that trigger a lockout (default 5).
+        public var maxFailures: Int
+        /// The time over which failures are counted (default 5 minutes).
+        public var failureWindow: TimeInterval
+        /// How long a lockout lasts (default 5 minutes).
+        public var lockoutDuration: TimeInterval
+
+        /// Creates a policy.
+        public init(window: Int = 1, maxFailures: Int = 5, failureWindow: TimeInterval = 300, lockoutDuration: TimeInterval = 300) {
+            self.window = window
+            self.maxFailures = maxFailures
+            self.failureWindow = failureWindow
+            self.lockoutDuration = lockoutDuration
+        }
+    }
+
+    private let secrets: TOTPSecretVault
+    private let replayGuard: OTPReplayGuard
+    private let policy: Policy
+    private let now: @Sendable () -> Date
+    private var failures: [AccountKey: [Date]] = [:]
+    private var lockedUntil: [AccountKey: Date] = [:]
+
+    /// Creates a verifier whose secrets and replay records live in `store`.
+    ///
+    /// - Parameters:
+    ///   - store: Holds each account's `totp-secret` and `otp-replay` records.
+    ///   - policy: Window and lockout limits.
+    ///   - now: The clock; inject one in tests.
+    public init(store: any CredentialStore, policy: Policy = Policy(), now: @escaping @Sendable () -> Date = { Date() }) {
+        self.secrets = TOTPSecretVault(store: store, now: now)
+        self.replayGuard = OTPReplayGuard(store: store, now: now)
+        self.policy = policy
+        self.now = now
+    }
+
+    /// Checks `code` for `account` against the TOTP secret stored for it.
+    ///
+    /// - Throws: ``MFAError`` `.notEnrolled` when the account has no TOTP secret;
+    ///   ``CredentialStoreError`` when the store fails (the code is then not accepted).
+    public func verify(_ code: String, for account: AccountKey) async throws -> TOTPVerificationResult {
+        let date = now()
+        if let until = activeLockout(for: account, at: date) { return .lockedOut(until: until) }
+        guard let totp = try await secrets.load(for: account) else {
+            throw MFAError.notEnrolled(method: .totp)
+        }
+        return try await check(code, for: account, using: totp, at: date)
+    }
+
+    /// Checks `code` for `account` against `totp` (a secret kept elsewhere).
+    ///
+    /// - Throws: ``CredentialStoreError`` when the replay record cannot be read or written.
+    public func verify(_ code: String, for account: AccountKey, using totp: TOTP) async throws -> TOTPVerificationResult {
+        let date = now()
+        if let until = activeLockout(for: account, at: date) { return .lockedOut(until: until) }
+        return try await check(code, for: account, using: totp, at: date)
+    }
+
+    /// The end of the account's lockout, or nil when it is not locked out now.
+    public func lockoutEnd(for account: AccountKey) -> Date? {
+        activeLockout(for: account, at: now())
+    }
+
+    /// Clears the account's failures and lockout (for example after a recovery-code sign-in).
+    public func resetFailures(for account: AccountKey) {
+        failures[account] = nil
+        lockedUntil[account] = nil
+    }
+
+    private func check(_ code: String, for account: AccountKey, using totp: TOTP, at date: Date) async throws -> TOTPVerificationResult {
+        let last = try await replayGuard.lastAcceptedStep(for: account)
+        if let step = totp.verify(code, at: date, window: policy.window, after: last) {
+            if try await replayGuard.accept(step: step, for: account) {
+                failures[account] = nil
+                return .accepted(step: step)
+            }
+            return recordFailure(for: account, at: date, replayed: true)
+        }
+        let replayed = last != nil && totp.verify(code, at: date, window: policy.window, after: nil) != nil
+        return recordFailure(for: account, at: date, replayed: replayed)
+    }
+
+    private func activeLockout(for account: AccountKey, at date: Date) -> Date? {
+        guard let until = lockedUntil[account] else { return nil }
+        if date < until { return until }
+        lockedUntil[account] = nil
+        return nil
+    }
+
+    private func recordFailure(for account: AccountKey, at date: Date, replayed: Bool) -> TOTPVerificationResult {
+        var recent = (failures[account] ?? []).filter { date.timeIntervalSince($0) < policy.failureWindow }
+        recent.append(date)
+        if recent.count >= policy.maxFailures {
+            failures[account] = nil
+            let until = date.addingTimeInterval(policy.lockoutDuration)
+            lockedUntil[account] = until
+            return .lockedOut(until: until)
+        }
+        failures[account] = recent
+        return replayed ? .replayed : .rejected(remainingAttempts: policy.maxFailures - recent.count)
+    }
+
+    /// `TOTPVerifier(window ±1, 5 failures per 300 s)`.
+    public nonisolated var description: String {
+        "TOTPVerifier(window ±\(policy.window), \(policy.maxFailures) failures per \(Int(policy.failureWindow)) s, lockout \(Int(policy.lockoutDuration)) s)"
+    }
+    /// A mirror with the policy only (neither the store nor per-account state is reflected).
+    public nonisolated var customMirror: Mirror {
+        Mirror(self, children: ["window": policy.window, "maxFailures": policy.maxFailures, "failureWindow": policy.failureWindow, "lockoutDuration": policy.lockoutDuration], displayStyle: .class)
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import HTTPTypes
+
+/// Values of the request-derived components of RFC 9421 §2.2.
+enum DerivedComponents {
+    static func value(
+        _ component: ComponentIdentifier, parameters: StructuredField.Parameters, request: HTTPRequest
+    ) throws(MessageSignatureError) -> String {
+        let target = request.path ?? ""
+        let (path, query) = CanonicalQuery.split(target: target)
+        func require(_ value: String?, _ what: String) throws(MessageSignatureError) -> String {
+            guard let value, !value.isEmpty else {
+                throw MessageSignatureError(code: .componentNotFound, message: "the request has no \(what) for \(component.name)")
+            }
+            return value
+        }
+        switch component.name {
+        case "@method":
+            return request.method.rawValue
+        case "@scheme":
+            return try require(request.scheme, "scheme").lowercased()
+        case "@authority":
+            return normalizedAuthority(try require(request.authority, "authority"), scheme: request.scheme)
+        case "@target-uri":
+            return "\(try require(request.scheme, "scheme"))://\(try require(request.authority, "authority"))\(target.isEmpty ? "/" : target)"
+        case "@request-target":
+            return try require(request.path, "path")
+        case "@path":
+            return path.isEmpty ? "/" : String(path)
+        case "@query":
+            return "?" + (query.map(String.init) ?? "")
+        case "@query-param":
+            guard case .string(let name)? = parameters["name"] else {
+                throw MessageSignatureError(code: .invalidComponent, message: "@query-param needs a string name parameter")
+            }
+            let matches = formPairs(query ?? "").filter { formEncode($0.name) == name }
+            guard matches.count == 1, let match = matches.first else {
+                throw MessageSignatureError(
+                    code: .componentNotFound,
+                    message: "the query has \(matches.isEmpty ? "no" : "more than one") parameter named \(name)"
+                )
+            }
+            return formEncode(match.value)
+        default:
+            throw MessageSignatureError(code: .unsupportedComponent, message: "the derived component \(component.name) is not supported")
+        }
+    }
+
+    /// Lower-cased authority without the scheme's default port.
+    static func normalizedAuthority(_ authority: String, scheme: String?) -> String {
+        let lowered = authority.lowercased()
+        switch scheme?.lowercased() {
+        case "https" where lowered.hasSuffix(":443"): return String(lowered.dropLast(4))
+        case "http" where lowered.hasSuffix(":80"): return String(lowered.dropLast(3))
+        default: return lowered
+        }
+    }
+
+    /// Query pairs decoded as `application/x-www-form-urlencoded` (`+` is a space).
+    static func formPairs(_ query: some StringProtocol) -> [(name: String, value: String)] {
+        CanonicalQuery.pairs(query.replacingOccurrences(of: "+", with: "%20"))
+    }
+
+    /// Percent-encodes all but ASCII alphanumerics and `*-._` (the URL standard's
+    /// form-urlencoded set, with spaces as `%20`), as RFC 9421 §2.2.8 asks.
+    static func formEncode(_ text: String) -> String {
+        let digits = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for byte in text.utf8 {
+            if (Encoding.isUnreserved(byte) && byte != UInt8(ascii: "~")) || byte == UInt8(ascii: "*") {
+                out.append(byte)
+            } else {
+                out += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

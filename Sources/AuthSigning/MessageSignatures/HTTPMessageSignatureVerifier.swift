@@ -1,0 +1,120 @@
+public import AuthCore
+public import Foundation
+import HTTPTypes
+
+/// Verifies RFC 9421 signatures on requests (and responses): parses `Signature-Input` and
+/// `Signature`, looks the key up by `keyid`, checks the policy, the times, the signature, and the
+/// body against `Content-Digest` when that field is covered.
+///
+/// ```swift
+/// let verifier = HTTPMessageSignatureVerifier(policy: .init(requiredComponents: [.method, .path])) { keyID in
+///     keys[keyID]
+/// }
+/// let verified = try await verifier.verify(request)   // throws MessageSignatureError
+/// ```
+public struct HTTPMessageSignatureVerifier: Sendable {
+    /// What is demanded of a signature.
+    public let policy: MessageVerificationPolicy
+    /// Replay memory for the `nonce` parameter; `nil` does not check nonces.
+    public let nonceCache: NonceCache?
+    private let now: @Sendable () -> Date
+    private let key: @Sendable (String) async throws -> MessageVerificationKey?
+
+    /// Creates a verifier.
+    /// - Parameters:
+    ///   - policy: Requirements beyond a valid signature.
+    ///   - nonceCache: Refuses reused nonces when given.
+    ///   - now: The verifier's clock.
+    ///   - key: Looks up the verification key for a `keyid`; `nil` when unknown.
+    public init(
+        policy: MessageVerificationPolicy = .init(), nonceCache: NonceCache? = nil,
+        now: @escaping @Sendable () -> Date = { Date() },
+        key: @escaping @Sendable (String) async throws -> MessageVerificationKey?
+    ) {
+        self.policy = policy
+        self.nonceCache = nonceCache
+        self.now = now
+        self.key = key
+    }
+
+    /// Verifies the signature on `request`.
+    /// - Returns: The verified signature (label, components, parameters, base).
+    /// - Throws: ``MessageSignatureError`` saying which check failed.
+    @discardableResult
+    public func verify(_ request: AuthRequest) async throws -> MessageSignature {
+        try await verify(.request(request.head), fields: request.head.headerFields, body: request.body)
+    }
+
+    /// Verifies the signature on `response`, with the request it answers for `;req` components.
+    /// - Throws: ``MessageSignatureError`` saying which check failed.
+    @discardableResult
+    public func verify(_ response: AuthResponse, for request: AuthRequest?) async throws -> MessageSignature {
+        try await verify(.response(response.head, request: request?.head), fields: response.head.headerFields, body: response.body)
+    }
+
+    private func verify(_ message: SignatureBase.Message, fields: HTTPFields, body: Data) async throws -> MessageSignature {
+        let input = try SignatureHeaders.parse(fields, label: policy.label)
+        let current = now()
+        guard let keyID = input.signature.keyID, !keyID.isEmpty else {
+            throw MessageSignatureError(code: .invalidParameter, message: "signature \(input.label) has no string keyid parameter")
+        }
+        for required in policy.requiredComponents where !input.signature.components.contains(required) {
+            throw MessageSignatureError(code: .requiredComponentNotCovered, message: "signature \(input.label) does not cover \(required)")
+        }
+        try checkTimes(input.signature.parameters, label: input.label, now: current)
+        if let requiredTag = policy.requiredTag, input.signature.parameters["tag"] != .string(requiredTag) {
+            throw MessageSignatureError(code: .tagMismatch, message: "signature \(input.label) does not carry the required tag")
+        }
+        guard let verificationKey = try await key(keyID) else {
+            throw MessageSignatureError(code: .unknownKey, message: "no key is known for the keyid of signature \(input.label)")
+        }
+        if let alg = input.signature.parameters["alg"], alg != .string(verificationKey.algorithm.rawValue) {
+            throw MessageSignatureError(code: .algorithmMismatch, message: "signature \(input.label) names an alg that is not the key's \(verificationKey.algorithm.rawValue)")
+        }
+        let base = try SignatureBase.make(for: message, covering: input.signature.components, parameters: input.signature.parameters)
+        guard verificationKey.isValid(input.signature.signature, for: Data(base.utf8)) else {
+            throw MessageSignatureError(code: .badSignature, message: "signature \(input.label) does not verify")
+        }
+        if input.signature.components.contains(where: { $0.name == "content-digest" }) {
+            guard let digest = fields[ContentDigest.fieldName] else {
+                throw MessageSignatureError(code: .missingContentDigest, message: "content-digest is covered but absent")
+            }
+            try ContentDigest.verify(digest, body: body)
+        }
+        if let nonceCache, case .string(let nonce)? = input.signature.parameters["nonce"] {
+            let created = input.signature.parameters["created"].flatMap { if case .integer(let value) = $0 { value } else { nil } }
+            let timestamp = created.map { Date(timeIntervalSince1970: TimeInterval($0)) } ?? current
+            guard nonceCache.insert(nonce: nonce, keyID: keyID, timestamp: timestamp, now: current) == .accepted else {
+                throw MessageSignatureError(code: .replayedNonce, message: "the nonce of signature \(input.label) was already used")
+            }
+        }
+        return MessageSignature(
+            label: input.label, components: input.signature.components, parameters: input.signature.parameters,
+            base: base, signature: input.signature.signature
+        )
+    }
+
+    private func checkTimes(_ parameters: StructuredField.Parameters, label: String, now: Date) throws(MessageSignatureError) {
+        func integer(_ key: String) throws(MessageSignatureError) -> Int64? {
+            switch parameters[key] {
+            case nil: return nil
+            case .integer(let value)?: return value
+            default: throw MessageSignatureError(code: .invalidParameter, message: "the \(key) parameter of signature \(label) is not an integer")
+            }
+        }
+        let seconds = now.timeIntervalSince1970
+        if let created = try integer("created") {
+            guard TimeInterval(created) <= seconds + policy.tolerance else {
+                throw MessageSignatureError(code: .createdInFuture, message: "signature \(label) was created after the verifier's clock")
+            }
+            if let maximumAge = policy.maximumAge, seconds - TimeInterval(created) > maximumAge + policy.tolerance {
+                throw MessageSignatureError(code: .expired, message: "signature \(label) is older than \(Int(maximumAge)) s")
+            }
+        } else if policy.requiresCreated {
+            throw MessageSignatureError(code: .missingCreated, message: "signature \(label) has no created parameter")
+        }
+        if let expires = try integer("expires"), seconds > TimeInterval(expires) + policy.tolerance {
+            throw MessageSignatureError(code: .expired, message: "signature \(label) has expired")
+        }
+    }
+}

@@ -1,0 +1,129 @@
+public import AuthCore
+public import Foundation
+public import HTTPTypes
+
+/// Signs requests with RFC 9421 HTTP Message Signatures, writing `Signature-Input` and
+/// `Signature` (and `Content-Digest` when asked to).
+///
+/// Parameters are written in the order `created`, `expires`, `nonce`, `alg`, `keyid`, `tag`.
+///
+/// ```swift
+/// let signer = HTTPMessageSigner(
+///     label: "sig1", keyID: "client-ed25519", key: .ed25519(privateKey),
+///     components: [.method, .targetURI, .header("content-digest")], contentDigest: [.sha256]
+/// )
+/// try await signer.sign(&request, at: Date())
+/// ```
+public struct HTTPMessageSigner: RequestSigner, CustomStringConvertible, CustomReflectable {
+    /// `Signature-Input`.
+    public static let signatureInputField = HTTPField.Name.literal("Signature-Input")
+    /// `Signature`.
+    public static let signatureField = HTTPField.Name.literal("Signature")
+
+    /// The dictionary key of this signature in both fields.
+    public let label: String
+    /// The `keyid` parameter.
+    public let keyID: String
+    /// The covered components, in order.
+    public let components: [ComponentIdentifier]
+    /// Whether to send the `alg` parameter.
+    public let includesAlgorithm: Bool
+    /// Seconds after `created` for the `expires` parameter; `nil` sends none.
+    public let validity: TimeInterval?
+    /// The `tag` parameter, if any.
+    public let tag: String?
+    /// Digest algorithms for a `Content-Digest` field made before signing; empty makes none.
+    public let contentDigest: [ContentDigest.Algorithm]
+    private let key: MessageSigningKey
+    private let nonce: (@Sendable () -> String)?
+
+    /// Creates a signer.
+    /// - Parameters:
+    ///   - label: The signature's label (an RFC 8941 key such as `sig1`).
+    ///   - keyID: The `keyid` parameter.
+    ///   - key: The signing key; it decides the algorithm.
+    ///   - components: What the signature covers.
+    ///   - includesAlgorithm: Whether to send `alg`.
+    ///   - validity: Seconds until `expires`, or `nil`.
+    ///   - tag: The `tag` parameter, or `nil`.
+    ///   - contentDigest: Algorithms for `Content-Digest`; add `.header("content-digest")` to
+    ///     `components` to cover it.
+    ///   - nonce: Makes the `nonce` parameter; `nil` sends none. Default: 16 random bytes as hex.
+    public init(
+        label: String = "sig1", keyID: String, key: MessageSigningKey, components: [ComponentIdentifier],
+        includesAlgorithm: Bool = false, validity: TimeInterval? = nil, tag: String? = nil,
+        contentDigest: [ContentDigest.Algorithm] = [],
+        nonce: (@Sendable () -> String)? = { Encoding.randomHex() }
+    ) {
+        self.label = label
+        self.keyID = keyID
+        self.key = key
+        self.components = components
+        self.includesAlgorithm = includesAlgorithm
+        self.validity = validity
+        self.tag = tag
+        self.contentDigest = contentDigest
+        self.nonce = nonce
+    }
+
+    /// `Signature-Input`, `Signature`, and `Content-Digest` when this signer makes it.
+    public var signatureFieldNames: [HTTPField.Name] {
+        [Self.signatureInputField, Self.signatureField] + (contentDigest.isEmpty ? [] : [ContentDigest.fieldName])
+    }
+
+    /// Adds `Content-Digest` (when configured), then this signature to `Signature-Input` and
+    /// `Signature`, keeping other labels already there.
+    /// - Throws: ``SigningError`` for a bad label or key id, ``MessageSignatureError`` when a
+    ///   covered component is missing or unsupported.
+    public func sign(_ request: inout AuthRequest, at date: Date) async throws {
+        if !contentDigest.isEmpty {
+            request.head.headerFields[ContentDigest.fieldName] = ContentDigest.value(for: request.body, algorithms: contentDigest)
+        }
+        let signature = try signature(for: request, at: date)
+        var fields = request.head.headerFields
+        for (name, entry) in [(Self.signatureInputField, signature.inputMember), (Self.signatureField, signature.signatureMember)] {
+            var dictionary = (try? StructuredField.parseDictionary(fields[name] ?? "")) ?? StructuredField.Dictionary()
+            dictionary.entries.removeAll { $0.key == label }
+            dictionary.entries.append((label, entry))
+            fields[name] = dictionary.serialized
+        }
+        request.head.headerFields = fields
+    }
+
+    /// Computes the signature of `request` as it is (no `Content-Digest` is added here).
+    /// - Throws: ``SigningError`` or ``MessageSignatureError``.
+    public func signature(for request: AuthRequest, at date: Date) throws -> MessageSignature {
+        guard StructuredField.isValidKey(label) else {
+            throw SigningError.invalidConfiguration("the signature label must be a lower-case structured field key")
+        }
+        guard !keyID.isEmpty, StructuredField.isValidString(keyID), tag.map(StructuredField.isValidString) ?? true else {
+            throw SigningError.invalidConfiguration("the key id and tag must be non-empty printable ASCII")
+        }
+        let created = Int64(date.timeIntervalSince1970.rounded(.down))
+        var parameters = StructuredField.Parameters([("created", .integer(created))])
+        if let validity { parameters["expires"] = .integer(created + Int64(validity.rounded(.down))) }
+        if let nonce { parameters["nonce"] = .string(nonce()) }
+        if includesAlgorithm { parameters["alg"] = .string(key.algorithm.rawValue) }
+        parameters["keyid"] = .string(keyID)
+        if let tag { parameters["tag"] = .string(tag) }
+
+        let base = try SignatureBase.make(for: .request(request.head), covering: components, parameters: parameters)
+        let bytes: Data
+        do {
+            bytes = try key.sign(Data(base.utf8))
+        } catch {
+            throw SigningError(code: .crypto, message: "the \(key.algorithm.rawValue) signature could not be made", underlying: error)
+        }
+        return MessageSignature(label: label, components: components, parameters: parameters, base: base, signature: bytes)
+    }
+
+    /// Names the label, key id and algorithm, never the key.
+    public var description: String {
+        "HTTPMessageSigner(label: \(label), keyID: \(keyID), algorithm: \(key.algorithm.rawValue))"
+    }
+
+    /// Shows the same as ``description``.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["label": label, "keyID": keyID, "algorithm": key.algorithm, "components": components], displayStyle: .struct)
+    }
+}

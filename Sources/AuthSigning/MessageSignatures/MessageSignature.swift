@@ -1,0 +1,41 @@
+public import Foundation
+
+/// One computed or verified RFC 9421 signature with its inputs.
+public struct MessageSignature: Sendable {
+    /// The label (dictionary key) of the signature.
+    public let label: String
+    /// The covered components, in order.
+    public let components: [ComponentIdentifier]
+    /// The signature parameters, in order.
+    public let parameters: StructuredField.Parameters
+    /// The signature base that was signed.
+    public let base: String
+    /// The signature bytes.
+    public let signature: Data
+
+    /// Creates a signature record.
+    public init(label: String, components: [ComponentIdentifier], parameters: StructuredField.Parameters, base: String, signature: Data) {
+        self.label = label
+        self.components = components
+        self.parameters = parameters
+        self.base = base
+        self.signature = signature
+    }
+
+    /// The `Signature-Input` member value: the inner list of components with parameters.
+    public var inputMember: StructuredField.Member {
+        .innerList(StructuredField.InnerList(components.map(\.item), parameters: parameters))
+    }
+
+    /// The `Signature` member value: the signature as a byte sequence.
+    public var signatureMember: StructuredField.Member { .item(StructuredField.Item(.byteSequence(signature))) }
+
+    /// `label=(…);created=…` as it appears in `Signature-Input`.
+    public var signatureInput: String { StructuredField.Dictionary([(label, inputMember)]).serialized }
+
+    /// `label=:…:` as it appears in `Signature`.
+    public var signatureField: String { StructuredField.Dictionary([(label, signatureMember)]).serialized }
+
+    /// The `keyid` parameter, if it is a string.
+    public var keyID: String? { if case .string(let value)? = parameters["keyid"] { value } else { nil } }
+}

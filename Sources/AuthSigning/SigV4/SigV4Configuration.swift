@@ -1,0 +1,72 @@
+/// What a ``SigV4Signer`` signs for: region, service and the service's canonicalisation rules.
+///
+/// ```swift
+/// let s3 = SigV4Configuration.s3(region: "eu-west-1")
+/// let sts = SigV4Configuration(region: "us-east-1", service: "sts")
+/// ```
+public struct SigV4Configuration: Sendable, Hashable {
+    /// How the canonical URI is made from the request path.
+    public enum PathCanonicalization: Sendable, Hashable {
+        /// Most services: remove `.` and `..` segments, collapse duplicate slashes, then
+        /// percent-encode each segment of the path as sent (which is already encoded once, so the
+        /// canonical URI ends up encoded twice: a `%20` on the wire becomes `%2520`).
+        case normalizedDoubleEncoded
+        /// Amazon S3: no normalisation; each segment is decoded and encoded once.
+        case s3
+    }
+
+    /// How the payload is represented in the canonical request.
+    public enum Payload: Sendable, Hashable {
+        /// Hex SHA-256 of the body.
+        case signed
+        /// The literal `UNSIGNED-PAYLOAD` (S3 over TLS, presigned URLs).
+        case unsigned
+    }
+
+    /// Where the session token of temporary credentials goes.
+    public enum SessionTokenPlacement: Sendable, Hashable {
+        /// Added as `X-Amz-Security-Token` before signing, so it is signed (most services).
+        case signed
+        /// Added after the signature is computed, unsigned (services that ask for that).
+        case appendedAfterSigning
+    }
+
+    /// The region, e.g. `us-east-1`.
+    public var region: String
+    /// The service's signing name, e.g. `s3`, `sts`, `execute-api`.
+    public var service: String
+    /// Canonical URI rules.
+    public var pathCanonicalization: PathCanonicalization
+    /// Payload representation in header signing.
+    public var payload: Payload
+    /// Whether to send (and sign) `x-amz-content-sha256` (required by S3, optional elsewhere).
+    public var sendsContentSHA256: Bool
+    /// Where the session token goes.
+    public var sessionTokenPlacement: SessionTokenPlacement
+    /// Lower-cased header names never signed (they may change in transit).
+    public var unsignedHeaders: Set<String>
+
+    /// Creates a configuration for a service other than S3.
+    public init(
+        region: String,
+        service: String,
+        pathCanonicalization: PathCanonicalization = .normalizedDoubleEncoded,
+        payload: Payload = .signed,
+        sendsContentSHA256: Bool = false,
+        sessionTokenPlacement: SessionTokenPlacement = .signed,
+        unsignedHeaders: Set<String> = ["authorization", "user-agent", "x-amzn-trace-id", "expect", "connection", "transfer-encoding"]
+    ) {
+        self.region = region
+        self.service = service
+        self.pathCanonicalization = pathCanonicalization
+        self.payload = payload
+        self.sendsContentSHA256 = sendsContentSHA256
+        self.sessionTokenPlacement = sessionTokenPlacement
+        self.unsignedHeaders = unsignedHeaders
+    }
+
+    /// Amazon S3: S3 path rules and `x-amz-content-sha256`, with the payload signed or not.
+    public static func s3(region: String, payload: Payload = .signed) -> Self {
+        Self(region: region, service: "s3", pathCanonicalization: .s3, payload: payload, sendsContentSHA256: true)
+    }
+}

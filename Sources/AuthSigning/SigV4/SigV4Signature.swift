@@ -1,0 +1,19 @@
+public import AuthCore
+
+/// A computed SigV4 signature with every intermediate result, for inspection and tests.
+public struct SigV4Signature: Sendable {
+    /// The canonical request (task 1 of the SigV4 procedure).
+    public let canonicalRequest: String
+    /// The string to sign (task 2).
+    public let stringToSign: String
+    /// The lower-case hex signature (task 3).
+    public let signature: String
+    /// The signed header names, `;`-separated.
+    public let signedHeaders: String
+    /// `yyyymmdd/region/service/aws4_request`.
+    public let credentialScope: String
+    /// The `Authorization` value for header signing; empty for presigned requests.
+    public let authorization: String
+    /// The request as sent: headers (header signing) or query items (presigning) added.
+    public let request: AuthRequest
+}

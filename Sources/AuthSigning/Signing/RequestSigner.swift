@@ -1,0 +1,56 @@
+public import AuthCore
+public import Foundation
+public import HTTPTypes
+
+/// Signs an outgoing request: adds the header fields (or query items) that prove who sent it and
+/// that it was not changed on the way.
+///
+/// Signers are pure: they read the request and the date they are given and touch no network.
+/// ``SigningMiddleware`` runs a signer on every request, retries and redirect hops included.
+///
+/// ```swift
+/// let signer = HMACRequestSigner(keyID: "client-1", key: SymmetricKey(data: secret))
+/// var request = try AuthRequest(method: .get, url: URL(string: "https://api.example.com/items")!)
+/// try await signer.sign(&request, at: Date())
+/// ```
+///
+/// ## Implementing
+/// Compute the signature from the request as it is and write it into the request. List every
+/// header field the signer writes in ``signatureFieldNames`` so that a later hop can remove a stale
+/// signature before signing again. ``ClosureRequestSigner`` adapts a closure.
+public protocol RequestSigner: Sendable {
+    /// The header fields this signer writes; ``SigningMiddleware`` removes them before each signing.
+    var signatureFieldNames: [HTTPField.Name] { get }
+
+    /// Signs `request` as of `date`.
+    /// - Parameters:
+    ///   - request: The request to sign; the signer adds its header fields to it.
+    ///   - date: The signing time (timestamps, credential scope).
+    /// - Throws: ``SigningError`` (or the scheme's own error, such as ``MessageSignatureError`` for
+    ///   a covered component the request lacks) when the request cannot be signed.
+    func sign(_ request: inout AuthRequest, at date: Date) async throws
+}
+
+/// A request signer built from a closure; handy in tests and for one-off schemes.
+public struct ClosureRequestSigner: RequestSigner {
+    /// The header fields the closure writes.
+    public let signatureFieldNames: [HTTPField.Name]
+    private let body: @Sendable (inout AuthRequest, Date) async throws -> Void
+
+    /// Creates a signer that runs `body` for every request.
+    /// - Parameters:
+    ///   - signatureFieldNames: The header fields `body` writes.
+    ///   - body: Signs the request in place.
+    public init(
+        signatureFieldNames: [HTTPField.Name] = [],
+        _ body: @escaping @Sendable (inout AuthRequest, Date) async throws -> Void
+    ) {
+        self.signatureFieldNames = signatureFieldNames
+        self.body = body
+    }
+
+    /// Runs the closure.
+    public func sign(_ request: inout AuthRequest, at date: Date) async throws {
+        try await body(&request, date)
+    }
+}

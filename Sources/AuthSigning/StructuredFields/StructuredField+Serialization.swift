@@ -1,0 +1,82 @@
+import Foundation
+
+extension StructuredField.BareItem {
+    /// The RFC 8941 text of this value (§4.1.3 to §4.1.9).
+    public var serialized: String {
+        switch self {
+        case .integer(let value):
+            return String(value)
+        case .decimal(let value):
+            let rounded = (value * 1000).rounded(.toNearestOrEven) / 1000
+            var text = String(format: "%.3f", rounded)
+            while text.hasSuffix("0"), !text.hasSuffix(".0") { text.removeLast() }
+            return text
+        case .string(let value):
+            return "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        case .token(let value):
+            return value
+        case .byteSequence(let value):
+            return ":" + value.base64EncodedString() + ":"
+        case .boolean(let value):
+            return value ? "?1" : "?0"
+        }
+    }
+}
+
+extension StructuredField.Parameters {
+    /// `;key=value…`, with `=?1` left out for true booleans.
+    public var serialized: String {
+        entries.map { entry in
+            entry.value == .boolean(true) ? ";\(entry.key)" : ";\(entry.key)=\(entry.value.serialized)"
+        }.joined()
+    }
+}
+
+extension StructuredField.Item {
+    /// The item and its parameters.
+    public var serialized: String { bareItem.serialized + parameters.serialized }
+}
+
+extension StructuredField.InnerList {
+    /// `(item item);params`.
+    public var serialized: String {
+        "(" + items.map(\.serialized).joined(separator: " ") + ")" + parameters.serialized
+    }
+}
+
+extension StructuredField.Member {
+    /// The item or inner list.
+    public var serialized: String {
+        switch self {
+        case .item(let item): item.serialized
+        case .innerList(let list): list.serialized
+        }
+    }
+}
+
+extension StructuredField.Dictionary {
+    /// `key=member, key=member`, with `=?1` left out for true booleans.
+    public var serialized: String {
+        entries.map { entry in
+            if case .item(let item) = entry.member, item.bareItem == .boolean(true) {
+                return entry.key + item.parameters.serialized
+            }
+            return entry.key + "=" + entry.member.serialized
+        }.joined(separator: ", ")
+    }
+}
+
+extension StructuredField {
+    /// Whether `text` is a valid RFC 8941 key (`[a-z*][a-z0-9_\-.*]*`).
+    public static func isValidKey(_ text: String) -> Bool {
+        guard let first = text.utf8.first, (first >= 0x61 && first <= 0x7A) || first == UInt8(ascii: "*") else { return false }
+        return text.utf8.allSatisfy { byte in
+            (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || Array("_-.*".utf8).contains(byte)
+        }
+    }
+
+    /// Whether `text` can be a string item (printable ASCII only).
+    public static func isValidString(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }
+    }
+}

@@ -1,0 +1,122 @@
+import AuthCore
+import Foundation
+import HTTPTypes
+import Synchronization
+import Testing
+@testable import AuthCookie
+
+/// A transport for two origins: `a.example.com` sets a cookie and redirects to `b.example.net`,
+/// which sets its own; every request is recorded.
+final class TwoOriginServer: Sendable {
+    let requests = Mutex<[AuthRequest]>([])
+
+    var transport: ClosureTransport {
+        ClosureTransport { [self] request in
+            requests.withLock { $0.append(request) }
+            var fields = HTTPFields()
+            switch request.head.authority {
+            case "a.example.com":
+                fields[.location] = "https://b.example.net/land"
+                fields.append(HTTPField(name: .setCookie, value: "hopA=1; Path=/; Max-Age=600"))
+                return AuthResponse(status: .found, headerFields: fields)
+            default:
+                fields.append(HTTPField(name: .setCookie, value: "hopB=2; Max-Age=600"))
+                fields.append(HTTPField(name: .setCookie, value: "bad; Domain=example.com"))
+                return AuthResponse(status: .ok, headerFields: fields)
+            }
+        }
+    }
+
+    /// The `Cookie` header each recorded request carried.
+    var cookieHeaders: [String?] { requests.withLock { $0.map { $0.head.headerFields[.cookie] } } }
+}
+
+/// Follows redirects outside the cookie middleware, as the real pipeline orders them, dropping
+/// the caller's headers on a cross-origin hop.
+func sendFollowingRedirects(_ request: AuthRequest, through middleware: CookieMiddleware, to transport: any Transport) async throws -> AuthResponse {
+    var request = request
+    for _ in 0..<5 {
+        let response = try await middleware.intercept(request, next: { try await transport.send($0) })
+        guard response.status.kind == .redirection,
+              let location = response.head.headerFields[.location], let next = URL(string: location)
+        else { return response }
+        request = try AuthRequest(method: .get, url: next)
+    }
+    throw AuthError(code: .redirect, message: "too many redirects")
+}
+
+/// A credential store that is always unavailable.
+struct UnavailableStore: CredentialStore {
+    func get(_ key: CredentialKey) async throws -> Envelope? { throw CredentialStoreError.unavailable("locked") }
+    func put(_ envelope: Envelope, for key: CredentialKey) async throws { throw CredentialStoreError.unavailable("locked") }
+    func delete(_ key: CredentialKey) async throws {}
+    func items(of account: AccountKey) async throws -> [String] { [] }
+    func accounts(in namespace: String) async throws -> [String] { [] }
+    func namespaces() async throws -> [String] { [] }
+    func deleteAccount(_ account: AccountKey) async throws {}
+    func deleteAll() async throws {}
+}
+
+@Suite struct CookieMiddlewareTests {
+    let clock = TestClock()
+    let start = url("https://a.example.com/start")
+
+    @Test func storesCookiesPerHopOriginAndSendsThemBack() async throws {
+        let server = TwoOriginServer()
+        let jar = CookieJar(now: clock.now)
+        let middleware = CookieMiddleware(jar: jar)
+
+        let first = try await sendFollowingRedirects(try AuthRequest(method: .get, url: start), through: middleware, to: server.transport)
+        #expect(first.status == .ok)
+        #expect(server.cookieHeaders == [nil, nil])
+        let byName = Dictionary(uniqueKeysWithValues: jar.allCookies.map { ($0.name, $0.domain) })
+        #expect(byName == ["hopA": "a.example.com", "hopB": "b.example.net"])
+
+        _ = try await sendFollowingRedirects(try AuthRequest(method: .get, url: start), through: middleware, to: server.transport)
+        #expect(server.cookieHeaders.suffix(2) == ["hopA=1", "hopB=2"])
+    }
+
+    @Test func callerCookieHeaderIsKeptAndWinsOnNames() async throws {
+        let server = TwoOriginServer()
+        let jar = CookieJar(now: clock.now)
+        jar.setCookies(fromHeaderValues: ["hopA=fromJar", "other=jar"], for: start)
+        let middleware = CookieMiddleware(jar: jar)
+        var fields = HTTPFields()
+        fields[.cookie] = "hopA=fromCaller; mine=1"
+        let request = try AuthRequest(method: .get, url: start, headerFields: fields)
+        _ = try await middleware.intercept(request, next: { try await server.transport.send($0) })
+        #expect(server.cookieHeaders == ["hopA=fromCaller; mine=1; other=jar"])
+    }
+
+    @Test func savesTheJarAfterAChangeOnly() async throws {
+        let server = TwoOriginServer()
+        let store = InMemoryCredentialStore()
+        let account = AccountKey(namespace: "web", account: "alice")
+        let jarStore = CookieJarStore(store: store, account: account, now: clock.now)
+        let middleware = CookieMiddleware(jar: CookieJar(now: clock.now), store: jarStore)
+
+        _ = try await sendFollowingRedirects(try AuthRequest(method: .get, url: start), through: middleware, to: server.transport)
+        let saved = try #require(try await store.get(jarStore.key))
+        let reloaded = try await jarStore.loadJar(now: clock.now)
+        #expect(reloaded.cookieHeader(for: url("https://b.example.net/")) == "hopB=2")
+
+        // Same cookies again: the jar does not change, so nothing is written.
+        clock.advance(by: 5)
+        let request = try AuthRequest(method: .get, url: url("https://b.example.net/land"))
+        let unchanged = CookieMiddleware(jar: reloaded, store: jarStore)
+        _ = try await unchanged.intercept(request, next: { _ in AuthResponse(status: .ok) })
+        #expect(try await store.get(jarStore.key) == saved)
+    }
+
+    @Test func aFailedSaveDoesNotFailTheRequest() async throws {
+        let failures = Mutex(0)
+        let jarStore = CookieJarStore(store: UnavailableStore(), account: AccountKey(namespace: "web", account: "bob"))
+        let middleware = CookieMiddleware(jar: CookieJar(now: clock.now), store: jarStore) { _ in
+            failures.withLock { $0 += 1 }
+        }
+        let response = try await sendFollowingRedirects(try AuthRequest(method: .get, url: start), through: middleware, to: TwoOriginServer().transport)
+        #expect(response.status == .ok)
+        #expect(failures.withLock { $0 } == 2)
+        #expect(middleware.jar.count == 2)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// A small real HTTP server on 127.0.0.1 that echoes what it received as JSON.
+struct EchoServer {
+    struct Echo: Codable {
+        let method: String
+        let path: String
+        let headers: [String: String]
+        let body: String
+    }
+
+    /// Runs `body` with the base URL of a running echo server, then stops it.
+    static func withRunning<T: Sendable>(_ body: @Sendable (URL) async throws -> T) async throws -> T {
+        let router = Router()
+        for method in [HTTPRequest.Method.get, .post, .put, .delete, .patch] {
+            router.on("/echo", method: method) { request, _ -> Response in
+                let bytes = try await request.body.collect(upTo: 1 << 20)
+                var headers: [String: String] = [:]
+                for field in request.headers { headers[field.name.canonicalName] = field.value }
+                let echo = Echo(method: request.method.rawValue, path: request.uri.description, headers: headers, body: String(buffer: bytes))
+                let data = try JSONEncoder().encode(echo)
+                return Response(status: .ok, headers: [.contentType: "application/json", HTTPField.Name("X-Reply")!: "yes"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+            }
+        }
+        router.get("/redirect") { _, _ -> Response in
+            Response(status: .found, headers: [.location: "/echo"])
+        }
+        let port = AsyncStream<Int>.makeStream()
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in
+                port.continuation.yield(channel.localAddress?.port ?? 0)
+                port.continuation.finish()
+            }
+        )
+        let server = Task { try await app.runService() }
+        defer { server.cancel() }
+        var iterator = port.stream.makeAsyncIterator()
+        guard let bound = await iterator.next(), bound > 0 else { throw CancellationError() }
+        let result = try await body(URL(string: "http://127.0.0.1:\(bound)")!)
+        server.cancel()
+        _ = await server.result
+        return result
+    }
+}

@@ -1,0 +1,106 @@
+import AuthCore
+import Foundation
+import Testing
+@testable import AuthMFA
+
+@Suite struct TOTPVerifierTests {
+    let account = AccountKey(namespace: "example", account: "alice")
+    let clock = TestClock(Date(timeIntervalSince1970: 1_700_000_015))
+    let store = InMemoryCredentialStore()
+    let totp: TOTP
+
+    init() throws {
+        totp = try TOTP(secret: OTPSecret.generate())
+    }
+
+    func makeVerifier(policy: TOTPVerifier.Policy = .init()) async throws -> TOTPVerifier {
+        try await TOTPSecretVault(store: store).save(totp, for: account)
+        let clock = self.clock
+        return TOTPVerifier(store: store, policy: policy, now: { clock.now })
+    }
+
+    /// A code that is wrong for every step of the ±1 window at the clock's time.
+    func wrongCode() throws -> String {
+        let step = try totp.step(at: clock.now)
+        let valid = Set((step - 1...step + 1).map { totp.code(step: $0) })
+        return (0..<1000).map { String(format: "%06d", $0) }.first { !valid.contains($0) } ?? "000000"
+    }
+
+    @Test func acceptsACurrentCodeOnceThenReportsReplay() async throws {
+        let verifier = try await makeVerifier()
+        let code = try totp.code(at: clock.now)
+        #expect(try await verifier.verify(code, for: account) == .accepted(step: try totp.step(at: clock.now)))
+        #expect(try await verifier.verify(code, for: account) == .replayed)
+        // A fresh verifier over the same store (a server restart) still refuses it.
+        let clock = self.clock
+        let restarted = TOTPVerifier(store: store, now: { clock.now })
+        #expect(try await restarted.verify(code, for: account) == .replayed)
+        // The next step's code is accepted.
+        clock.advance(by: 30)
+        #expect(try await verifier.verify(try totp.code(at: clock.now), for: account).isAccepted)
+    }
+
+    @Test func locksOutAfterFiveFailuresAndUnlocksAfterTheWindow() async throws {
+        let verifier = try await makeVerifier()
+        let wrong = try wrongCode()
+        for attempt in 1...4 {
+            #expect(try await verifier.verify(wrong, for: account) == .rejected(remainingAttempts: 5 - attempt))
+        }
+        let lockedUntil = clock.now.addingTimeInterval(300)
+        #expect(try await verifier.verify(wrong, for: account) == .lockedOut(until: lockedUntil))
+        // Even the right code is refused while locked out.
+        clock.advance(by: 299)
+        #expect(try await verifier.verify(try totp.code(at: clock.now), for: account) == .lockedOut(until: lockedUntil))
+        #expect(await verifier.lockoutEnd(for: account) == lockedUntil)
+        // Other accounts are not affected.
+        let bob = AccountKey(namespace: "example", account: "bob")
+        try await TOTPSecretVault(store: store).save(totp, for: bob)
+        #expect(try await verifier.verify(try totp.code(at: clock.now), for: bob).isAccepted)
+        clock.advance(by: 1)
+        #expect(await verifier.lockoutEnd(for: account) == nil)
+        #expect(try await verifier.verify(try totp.code(at: clock.now), for: account).isAccepted)
+    }
+
+    @Test func failuresOutsideTheWindowDoNotCount() async throws {
+        let verifier = try await makeVerifier()
+        let wrong = try wrongCode()
+        for _ in 1...4 { _ = try await verifier.verify(wrong, for: account) }
+        clock.advance(by: 301)
+        #expect(try await verifier.verify(try wrongCode(), for: account) == .rejected(remainingAttempts: 4))
+    }
+
+    @Test func successResetsTheFailureCount() async throws {
+        let verifier = try await makeVerifier(policy: .init(maxFailures: 3))
+        let wrong = try wrongCode()
+        #expect(try await verifier.verify(wrong, for: account) == .rejected(remainingAttempts: 2))
+        #expect(try await verifier.verify(wrong, for: account) == .rejected(remainingAttempts: 1))
+        #expect(try await verifier.verify(try totp.code(at: clock.now), for: account).isAccepted)
+        #expect(try await verifier.verify(wrong, for: account) == .rejected(remainingAttempts: 2))
+    }
+
+    @Test func windowEdgesThroughTheVerifier() async throws {
+        let verifier = try await makeVerifier()
+        let step = try totp.step(at: clock.now)
+        #expect(try await verifier.verify(totp.code(step: step + 2), for: account) == .rejected(remainingAttempts: 4))
+        #expect(try await verifier.verify(totp.code(step: step - 1), for: account) == .accepted(step: step - 1))
+        #expect(try await verifier.verify(totp.code(step: step + 1), for: account) == .accepted(step: step + 1))
+        // step + 1 is now the last accepted one: the current step's code counts as a replay.
+        #expect(try await verifier.verify(totp.code(step: step), for: account) == .replayed)
+    }
+
+    @Test func unenrolledAccountIsATypedError() async throws {
+        let verifier = TOTPVerifier(store: store)
+        do {
+            _ = try await verifier.verify("123456", for: account)
+            Issue.record("verified without a secret")
+        } catch let error as MFAError {
+            #expect(error.code == .notEnrolled)
+        }
+    }
+
+    @Test func verifiesAgainstAGivenGenerator() async throws {
+        let clock = self.clock
+        let verifier = TOTPVerifier(store: store, now: { clock.now })
+        #expect(try await verifier.verify(try totp.code(at: clock.now), for: account, using: totp).isAccepted)
+    }
+}
