@@ -21,6 +21,9 @@ let package = Package(
         .library(name: "AuthCookie", targets: ["AuthCookie"]),
         .library(name: "AuthMFA", targets: ["AuthMFA"]),
         .library(name: "AuthSigning", targets: ["AuthSigning"]),
+        .library(name: "AuthMigration", targets: ["AuthMigration"]),
+        .library(name: "AuthTestServer", targets: ["AuthTestServer"]),
+        .executable(name: "auth-demo", targets: ["AuthDemo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
@@ -29,6 +32,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
     ],
     targets: [
         .target(
@@ -82,6 +89,46 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "AuthMigration",
+            dependencies: ["AuthCore"],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "migration-helper",
+            dependencies: ["AuthMigration", "AuthCore", "AuthFileStore", "AuthSQLiteStore"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "AuthTestServer",
+            dependencies: [
+                "AuthMFA", "AuthSigning",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "AuthDemo",
+            dependencies: [
+                "AuthCore", "AuthHTTPClient", "AuthSQLiteStore", "AuthFileStore", "AuthCookie", "AuthMFA", "AuthSigning", "AuthMigration", "AuthTestServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "auth-store-worker",
+            dependencies: ["AuthCore", "AuthHTTPClient", "AuthSQLiteStore", "AuthFileStore", .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: swiftSettings
         ),
         // Helper processes that the store tests launch to prove cross-process behaviour.
@@ -143,6 +190,36 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "AuthTestServerTests",
+            dependencies: [
+                "AuthTestServer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: [
+                "AuthCore", "AuthHTTPClient", "AuthTestServer", "AuthTesting", "AuthSQLiteStore", "AuthFileStore",
+                "AuthCookie", "AuthMFA", "AuthSigning", "auth-store-worker",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "AuthMigrationTests",
+            dependencies: ["AuthMigration", "AuthCore", "AuthTesting", "AuthFileStore", "AuthSQLiteStore", "migration-helper"],
             swiftSettings: swiftSettings
         ),
     ]

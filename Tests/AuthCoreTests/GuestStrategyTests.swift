@@ -60,3 +60,33 @@ import Testing
         #expect(request.head.headerFields[.authorization] == "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==")
     }
 }
+
+@Suite struct AllowedHostsTests {
+    func origin(_ url: String) -> Origin { Origin(try! AuthRequest(method: .get, url: URL(string: url)!).head)! }
+
+    @Test(arguments: [
+        ("api.example.com", "https://api.example.com/x", true),
+        ("api.example.com", "https://api.example.com:443/x", true),
+        ("api.example.com", "https://api.example.com:8443/x", false),
+        ("api.example.com:8443", "https://api.example.com:8443/x", true),
+        ("api.example.com", "http://api.example.com/x", false),
+        ("*.example.com", "https://a.b.example.com/x", true),
+        ("*.example.com", "https://example.com/x", false),
+        ("*.example.com", "https://badexample.com/x", false),
+        ("127.0.0.1:8080", "http://127.0.0.1:8080/x", true),
+        ("127.0.0.1:8080", "http://127.0.0.1:8081/x", false),
+        ("127.0.0.1:*", "http://127.0.0.1:9999/x", true),
+        ("[::1]:8080", "http://[::1]:8080/x", true),
+        ("API.Example.com", "https://api.EXAMPLE.com/x", true),
+    ])
+    func originsMatch(pattern: String, url: String, allowed: Bool) {
+        #expect(AllowedHosts([pattern]).allows(origin(url)) == allowed)
+    }
+
+    @Test func originOfAURLAllowsOnlyThatOrigin() {
+        let hosts = AllowedHosts(origin: URL(string: "http://127.0.0.1:4000/base")!)
+        #expect(hosts.allows(origin("http://127.0.0.1:4000/other")))
+        #expect(!hosts.allows(origin("http://127.0.0.1:4001/other")))
+        #expect(!hosts.allows(origin("http://localhost:4000/other")))
+    }
+}

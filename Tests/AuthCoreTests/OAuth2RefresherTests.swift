@@ -43,6 +43,15 @@ import Testing
         #expect(renewed.scope == "read")
     }
 
+    @Test func expiryIsCountedFromTheServersDateHeader() async throws {
+        let serverDate = Date(timeIntervalSince1970: 1_900_000_000)
+        let transport = ClosureTransport { _ in
+            AuthResponse(status: .ok, headerFields: [.date: HTTPDate.format(serverDate)], body: Data(#"{"access_token":"a1","expires_in":300}"#.utf8))
+        }
+        let renewed = try await OAuth2RefreshTokenRefresher(tokenEndpoint: endpoint, clientID: "c", transport: transport, clock: ManualClock()).refresh(old)
+        #expect(renewed.expiresAt == serverDate.addingTimeInterval(300))
+    }
+
     @Test func rotatedRefreshTokenReplacesTheOldOne() async throws {
         let server = TokenEndpoint(.ok, #"{"access_token":"a1","refresh_token":"r1","expires_in":"60"}"#)
         let renewed = try await OAuth2RefreshTokenRefresher(tokenEndpoint: endpoint, clientID: "c", transport: server.transport).refresh(old)

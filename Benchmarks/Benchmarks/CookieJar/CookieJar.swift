@@ -53,7 +53,7 @@ let benchmarks: @Sendable () -> Void = {
         try makeJar()
     }
 
-    Benchmark("dictionary lookup of the host (baseline)", configuration: configuration) { benchmark, table in
+    Benchmark("dictionary lookup of the host (baseline)", configuration: configuration) { (benchmark: Benchmark, table: [String: [String]]) in
         let host = probeHost
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {

@@ -77,7 +77,7 @@ let benchmarks: @Sendable () -> Void = {
         try await removeFixture()
     }
 
-    Benchmark("get, raw sqlite3 (baseline)", configuration: getConfiguration) { benchmark, raw in
+    Benchmark("get, raw sqlite3 (baseline)", configuration: getConfiguration) { (benchmark: Benchmark, raw: RawSQLite) in
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             blackHole(try raw.get(probe))
@@ -86,7 +86,7 @@ let benchmarks: @Sendable () -> Void = {
     } setup: {
         let fixture = try await makeFixture()
         let raw = try RawSQLite(path: fixture.path)
-        guard try raw.get(probe) == fixture.store.get(probe) else {
+        guard try await raw.get(probe) == fixture.store.get(probe) else {
             throw BenchmarkSetupError("the raw read does not decode the record the store reads")
         }
         return raw
@@ -107,7 +107,7 @@ let benchmarks: @Sendable () -> Void = {
         try await removeFixture()
     }
 
-    Benchmark("put, raw sqlite3 (baseline)", configuration: putConfiguration) { benchmark, raw in
+    Benchmark("put, raw sqlite3 (baseline)", configuration: putConfiguration) { (benchmark: Benchmark, raw: RawSQLite) in
         let envelope = BenchmarkSupport.envelope(7)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {

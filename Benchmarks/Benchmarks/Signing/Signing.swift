@@ -78,7 +78,7 @@ let benchmarks: @Sendable () -> Void = {
             try makeRequest(shape)
         }
 
-        Benchmark("HMAC-SHA256 over the SigV4 canonical request, \(shape.rawValue) (baseline)", configuration: configuration) { benchmark, bytes in
+        Benchmark("HMAC-SHA256 over the SigV4 canonical request, \(shape.rawValue) (baseline)", configuration: configuration) { (benchmark: Benchmark, bytes: [UInt8]) in
             let key = SymmetricKey(data: Array("AWS4wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY".utf8))
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
@@ -101,7 +101,7 @@ let benchmarks: @Sendable () -> Void = {
             try makeRequest(shape)
         }
 
-        Benchmark("HMAC-SHA256 over the HMAC-scheme string to sign, \(shape.rawValue) (baseline)", configuration: configuration) { benchmark, bytes in
+        Benchmark("HMAC-SHA256 over the HMAC-scheme string to sign, \(shape.rawValue) (baseline)", configuration: configuration) { (benchmark: Benchmark, bytes: [UInt8]) in
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
                 blackHole(HMAC<SHA256>.authenticationCode(for: identity(bytes), using: hmacKey))

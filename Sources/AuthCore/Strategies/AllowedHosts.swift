@@ -1,36 +1,78 @@
+public import Foundation
+
 /// The origins a credential may be sent to.
 ///
-/// A credential is attached only to requests whose host matches one of the patterns (exact, or
-/// `*.example.com` for subdomains) and, unless `allowInsecure` is set, only over https; loopback
-/// hosts (`localhost`, `127.0.0.1`, `::1`) are allowed over http for local development and tests.
+/// A pattern is a host (`api.example.com`) or all its subdomains (`*.example.com`), optionally
+/// with a port (`api.example.com:8443`, or `127.0.0.1:*` for any port). Without a port, only the
+/// scheme's default port matches (443 for https, 80 for http), so a redirect to another port of
+/// the same host — another origin — gets no credential. Unless `allowInsecure` is set, only https
+/// is allowed; loopback hosts (`localhost`, `127.0.0.0/8`, `::1`) are allowed over http for local
+/// development and tests.
 ///
 /// ```swift
 /// let hosts = AllowedHosts(["api.example.com", "*.example.com"])
+/// let local = AllowedHosts(origin: URL(string: "http://127.0.0.1:8080")!)
 /// ```
 public struct AllowedHosts: Sendable, Equatable {
-    private let exact: Set<String>
-    private let suffixes: [String]
+    struct Pattern: Sendable, Equatable {
+        enum Port: Sendable, Equatable { case schemeDefault, any, exactly(Int) }
+        let host: String
+        let subdomains: Bool
+        let port: Port
+
+        init(_ text: String) {
+            let text = Substring(text.lowercased())
+            var host = text
+            var portText: Substring?
+            if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+                host = text[text.index(after: text.startIndex)..<close]
+                let rest = text[text.index(after: close)...]
+                if rest.hasPrefix(":") { portText = rest.dropFirst() }
+            } else if let colon = text.firstIndex(of: ":"), text.lastIndex(of: ":") == colon {
+                host = text[..<colon]
+                portText = text[text.index(after: colon)...]
+            }
+            switch portText {
+            case nil: port = .schemeDefault
+            case "*"?: port = .any
+            case let digits?: port = Int(digits).map(Port.exactly) ?? .schemeDefault
+            }
+            subdomains = host.hasPrefix("*.")
+            self.host = String(subdomains ? host.dropFirst(1) : host)
+        }
+
+        func matches(_ origin: Origin) -> Bool {
+            let hostMatches = subdomains ? (origin.host.hasSuffix(host) && origin.host.count > host.count) : origin.host == host
+            guard hostMatches else { return false }
+            switch port {
+            case .any: return true
+            case .exactly(let port): return origin.port == port
+            case .schemeDefault: return origin.port == Origin.defaultPort(for: origin.scheme)
+            }
+        }
+    }
+
+    private let patterns: [Pattern]
     /// Whether plain http is allowed for non-loopback hosts.
     public let allowInsecure: Bool
 
     /// Allows the given host patterns.
     public init(_ patterns: [String], allowInsecure: Bool = false) {
-        var exact: Set<String> = []
-        var suffixes: [String] = []
-        for pattern in patterns.map({ $0.lowercased() }) {
-            if pattern.hasPrefix("*.") { suffixes.append(String(pattern.dropFirst(1))) } else { exact.insert(pattern) }
-        }
-        self.exact = exact
-        self.suffixes = suffixes
+        self.patterns = patterns.map(Pattern.init)
         self.allowInsecure = allowInsecure
+    }
+
+    /// Allows exactly the origin (scheme host and port) of `url`.
+    public init(origin url: URL, allowInsecure: Bool = false) {
+        let port = url.port.map { ":\($0)" } ?? ""
+        let host = url.host.map { $0.contains(":") ? "[\($0)]" : $0 } ?? ""
+        self.init([host + port], allowInsecure: allowInsecure)
     }
 
     /// Whether a credential may be sent to `origin`.
     public func allows(_ origin: Origin) -> Bool {
-        let host = origin.host
-        let hostMatches = exact.contains(host) || suffixes.contains { host.hasSuffix($0) && host.count > $0.count }
-        guard hostMatches else { return false }
-        return origin.isSecure || allowInsecure || Self.isLoopback(host)
+        guard patterns.contains(where: { $0.matches(origin) }) else { return false }
+        return origin.isSecure || allowInsecure || Self.isLoopback(origin.host)
     }
 
     /// Whether a credential may be sent with `request`.

@@ -66,7 +66,7 @@ public struct OAuth2RefreshTokenRefresher: TokenRefresher {
         let response = try await transport.send(request)
         let status = response.status.code
         guard (200..<300).contains(status) else { throw Self.error(from: response) }
-        return try TokenResponse.parse(response.body).tokenSet(issuedAt: clock.now(), previousRefreshToken: refreshToken.reveal)
+        return try TokenResponse.parse(response.body).tokenSet(issuedAt: TokenResponse.issuedAt(response, fallback: clock.now()), previousRefreshToken: refreshToken.reveal)
     }
 
     static func error(from response: AuthResponse) -> AuthError {

@@ -1,4 +1,5 @@
 public import Foundation
+import HTTPTypes
 
 /// An OAuth 2.0 token endpoint's success response (RFC 6749 §5.1).
 public struct TokenResponse: Sendable, Decodable {
@@ -43,6 +44,13 @@ public struct TokenResponse: Sendable, Decodable {
         } catch {
             throw AuthError(code: .decoding, message: "the token response is not valid JSON of the expected shape: \(DecodingFailure(error))")
         }
+    }
+
+    /// When a token response was issued, by the server's clock: its `Date` header, or `fallback`
+    /// when it has none. Expiries computed from `expires_in` then use the same clock as the
+    /// skew-corrected "now" that renewal decisions compare them with.
+    public static func issuedAt(_ response: AuthResponse, fallback: Date) -> Date {
+        response.head.headerFields[.date].flatMap(HTTPDate.parse) ?? fallback
     }
 
     /// The token set this response describes, keeping `previousRefreshToken` when the response

@@ -49,7 +49,7 @@ public struct PasswordSignIn: Sendable {
     ///   transport and decoding failures.
     public func signIn(username: String, password: String) async throws -> BearerTokenSet {
         let response = try await post(loginURL, ["username": username, "password": password])
-        let issued = clock.now()
+        let issued = TokenResponse.issuedAt(response, fallback: clock.now())
         guard (200..<300).contains(response.status.code) else {
             if response.status == .unauthorized { throw AuthError.reauthenticationRequired(nil, reason: "the server refused the user name or password") }
             throw AuthError(code: .httpStatus, message: "the login endpoint answered \(response.status.code)", status: response.status.code)
@@ -68,7 +68,7 @@ public struct PasswordSignIn: Sendable {
             let code = try await codeProvider.code(for: challenge, method: method)
             let response = try await post(verifyURL, ["challenge_id": challenge.id, "method": method.rawValue, "code": code])
             if (200..<300).contains(response.status.code) {
-                return try TokenResponse.parse(response.body).tokenSet(issuedAt: clock.now())
+                return try TokenResponse.parse(response.body).tokenSet(issuedAt: TokenResponse.issuedAt(response, fallback: clock.now()))
             }
             if LoginAnswer.errorCode(in: response.body) == "challenge_expired" { throw MFAError.expiredChallenge() }
             guard response.status == .unauthorized || response.status == .badRequest else {

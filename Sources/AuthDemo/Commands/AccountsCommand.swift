@@ -1,0 +1,21 @@
+import ArgumentParser
+import AuthCore
+import AuthSQLiteStore
+
+/// `auth-demo accounts`: lists the accounts in the store.
+struct AccountsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "accounts", abstract: "List the stored accounts and their credentials (never the secrets).")
+
+    @OptionGroup var common: CommonOptions
+
+    func run() async throws {
+        let store = try await SQLiteCredentialStore.open(at: common.store)
+        for account in try await store.accounts(in: common.namespace) {
+            let key = AccountKey(namespace: common.namespace, account: account)
+            let items = try await store.items(of: key)
+            let credential = try? await CredentialVault(store: store).load(BearerTokenSet.self, for: key)
+            print("\(account): items \(items)\(credential.map { "; \($0)" } ?? "")")
+        }
+        try await store.close()
+    }
+}

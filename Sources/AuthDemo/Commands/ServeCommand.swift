@@ -1,0 +1,24 @@
+import ArgumentParser
+import AuthTestServer
+import Foundation
+
+/// `auth-demo serve`: runs AuthTestServer until interrupted.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run AuthTestServer until interrupted.")
+
+    @Option(help: "The port to listen on (0 picks a free one).")
+    var port = 8080
+
+    @Option(help: "Access-token lifetime in seconds.")
+    var accessLifetime = 300
+
+    func run() async throws {
+        var configuration = AuthTestServer.Configuration()
+        configuration.port = port
+        configuration.lifetimes.access = accessLifetime
+        try await AuthTestServer.withRunning(configuration: configuration) { server in
+            print("AuthTestServer listening on \(server.baseURL.absoluteString) (Ctrl-C to stop)")
+            while !Task.isCancelled { try await Task.sleep(for: .seconds(3600)) }
+        }
+    }
+}

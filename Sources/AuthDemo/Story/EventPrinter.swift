@@ -1,0 +1,20 @@
+import AuthCore
+
+/// Prints the events of interest as they happen.
+final class EventPrinter: Sendable {
+    private let task: Task<Void, Never>
+
+    init(_ events: AuthEvents) {
+        let stream = events.stream()
+        task = Task {
+            for await event in stream {
+                switch event {
+                case .renewed, .signedIn: continue
+                default: print("  · event: \(event)")
+                }
+            }
+        }
+    }
+
+    func stop() { task.cancel() }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import AuthCore
+import AuthHTTPClient
+import AuthSQLiteStore
+import AuthTestServer
+import Foundation
+
+/// The default command: the whole story against an in-process server and a SQLite store in a
+/// temporary folder.
+struct StoryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "story", abstract: "Run the whole story (the default).")
+
+    @Option(help: "Concurrent requests per user in the burst across the token expiry.")
+    var burst = 200
+
+    func run() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auth-demo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let report = StoryReport()
+        try await AuthTestServer.withRunning { server in
+            print("AuthTestServer listening on \(server.baseURL.absoluteString)")
+            print("credential store: \(folder.appendingPathComponent("credentials.sqlite").path)\n")
+            try await HTTPClientTransport.withTransport { transport in
+                let container = AuthContainer()
+                container.useHTTPClient(transport)
+                try await container.useSQLiteStore(at: folder.appendingPathComponent("credentials.sqlite").path)
+                let story = Story(server: server, transport: transport, container: container, report: report, folder: folder, burst: burst)
+                try await story.run()
+            }
+            report.renewals = server.counters.renewals
+            report.requests = server.counters.requestsByPath.values.reduce(0, +)
+        }
+        guard report.finish() else { throw ExitCode.failure }
+    }
+}

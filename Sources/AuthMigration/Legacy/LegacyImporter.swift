@@ -1,0 +1,112 @@
+public import AuthCore
+
+/// Imports a legacy single-user credential layout into a `CredentialVault`, as a typed
+/// credential of one account.
+///
+/// ```swift
+/// let importer = LegacyImporter(vault: CredentialVault(store: sqliteStore))
+/// let legacy = DirectoryKeyValueSource(directory: home.appendingPathComponent(".mytool"))
+/// let result = try await importer.importCredential(
+///     from: legacy, layouts: [.standard, .oldPrefixed], into: AccountKey(namespace: "api", account: "me"))
+/// ```
+///
+/// **Idempotent.** Importing again finds the same credential in the vault and writes nothing
+/// (``LegacyImportResult/Outcome/alreadyImported``). When the vault already holds a *different*
+/// credential for the account, it is kept by default: anything in the vault was written by the
+/// new code (a sign-in, or a renewal after an earlier import), so it is newer than the legacy
+/// layout, which nothing updates any more. Pass ``ExistingCredentialPolicy/replace`` to overwrite.
+///
+/// **Non-destructive.** The legacy source is only read; removing it is the application's call.
+public struct LegacyImporter: Sendable {
+    /// What to do when the vault already holds a different credential for the account.
+    public enum ExistingCredentialPolicy: Sendable, Hashable {
+        /// Keep the vault's credential (the default): it is newer than the legacy layout.
+        case keepExisting
+        /// Overwrite it with the legacy credential.
+        case replace
+    }
+
+    /// The vault credentials are written to (its cipher seals them).
+    public let vault: CredentialVault
+    /// What to do with a different credential already in the vault.
+    public var existingCredentialPolicy: ExistingCredentialPolicy
+
+    /// Creates an importer.
+    /// - Parameters:
+    ///   - vault: Where to write credentials.
+    ///   - existingCredentialPolicy: What to do with a different credential already in the vault.
+    public init(vault: CredentialVault, existingCredentialPolicy: ExistingCredentialPolicy = .keepExisting) {
+        self.vault = vault
+        self.existingCredentialPolicy = existingCredentialPolicy
+    }
+
+    /// Imports the credential that `layout` describes from `source` into `account`.
+    ///
+    /// - Parameters:
+    ///   - source: Where the legacy values are.
+    ///   - layout: Which key names to read and which credential they make.
+    ///   - account: The account the credential belongs to.
+    ///   - item: The vault item to write (the vault's default credential item unless given).
+    /// - Returns: What happened; ``LegacyImportResult/Outcome/nothingFound`` when the layout's
+    ///   main key has no value.
+    /// - Throws: ``MigrationError`` `.missingLegacyValue` or `.invalidLegacyValue` for an
+    ///   incomplete or malformed layout (nothing is written); the source's or vault's errors.
+    public func importCredential(
+        from source: any KeyValueSource, layout: LegacyLayout, into account: AccountKey,
+        item: String = CredentialVault.credentialItem
+    ) async throws -> LegacyImportResult {
+        let key = account.item(item)
+        let values = try await LegacyValues.read(layout, from: source)
+        guard values[layout.primaryKey] != nil else {
+            return LegacyImportResult(outcome: .nothingFound, layout: layout.name, kind: nil, key: key, foundKeys: values.found)
+        }
+        switch layout.shape {
+        case .bearer(let access, let refresh, let expires, let scope):
+            let tokens = BearerTokenSet(
+                accessToken: try values.required(access, layout: layout), refreshToken: values[refresh],
+                expiresAt: try values.date(expires, layout: layout), scope: values[scope])
+            return try await write(tokens, at: key, layout: layout, found: values.found)
+        case .guest(let token, let device, let expires):
+            let guest = GuestToken(
+                token: try values.required(token, layout: layout), expiresAt: try values.date(expires, layout: layout),
+                deviceID: try values.required(device, layout: layout))
+            return try await write(guest, at: key, layout: layout, found: values.found)
+        case .apiKeyHeader(let name, let header, let prefix):
+            let apiKey = APIKeyHeaderCredential(headerName: header, key: try values.required(name, layout: layout), prefix: prefix)
+            return try await write(apiKey, at: key, layout: layout, found: values.found)
+        }
+    }
+
+    /// Imports with the first of `layouts` whose main key has a value in `source`.
+    /// - Returns: That import's result, or ``LegacyImportResult/Outcome/nothingFound`` (naming
+    ///   the last layout) when no layout is present.
+    public func importCredential(
+        from source: any KeyValueSource, layouts: [LegacyLayout], into account: AccountKey,
+        item: String = CredentialVault.credentialItem
+    ) async throws -> LegacyImportResult {
+        var last = LegacyImportResult(outcome: .nothingFound, layout: "none", kind: nil, key: account.item(item), foundKeys: [])
+        for layout in layouts {
+            last = try await importCredential(from: source, layout: layout, into: account, item: item)
+            if last.outcome != .nothingFound { return last }
+        }
+        return last
+    }
+
+    private func write<C: Credential>(_ credential: C, at key: CredentialKey, layout: LegacyLayout, found: [String]) async throws -> LegacyImportResult {
+        func result(_ outcome: LegacyImportResult.Outcome) -> LegacyImportResult {
+            LegacyImportResult(outcome: outcome, layout: layout.name, kind: C.kind, key: key, foundKeys: found)
+        }
+        if let existing = try await vault.store.get(key) {
+            // A record that cannot be loaded as this credential (another kind, newer, sealed with
+            // another key) is different from it, and is kept unless the caller asked to replace.
+            if existing.kind == C.kind, let current = try? await vault.load(C.self, at: key), current == credential {
+                return result(.alreadyImported)
+            }
+            guard existingCredentialPolicy == .replace else { return result(.keptExisting) }
+            try await vault.save(credential, at: key)
+            return result(.replacedExisting)
+        }
+        try await vault.save(credential, at: key)
+        return result(.imported)
+    }
+}

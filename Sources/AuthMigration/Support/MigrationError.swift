@@ -1,0 +1,57 @@
+public import AuthCore
+
+/// The errors AuthMigration throws itself (stores and vaults throw `CredentialStoreError`).
+///
+/// A struct with an extensible ``Code``, so new cases do not break a `switch`. Compare codes:
+/// `error.code == .versionGap`. The ``message`` says what was wrong; it never holds a secret.
+public struct MigrationError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure this is.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private let raw: String
+        private init(_ raw: String) { self.raw = raw }
+        /// An upgrade step was registered under an identifier that is already taken.
+        public static let duplicateStep = Code("duplicateStep")
+        /// An upgrade step starts above the last registered version of its kind.
+        public static let versionGap = Code("versionGap")
+        /// An upgrade step starts below the last registered version of its kind: steps are
+        /// append-only and a shipped step is never replaced.
+        public static let overlappingStep = Code("overlappingStep")
+        /// An upgrade step is malformed (empty identifier or kind, `to` not above `from`, `from` below 1).
+        public static let invalidStep = Code("invalidStep")
+        /// A legacy key name is not acceptable to its source (such as a path in a directory source).
+        public static let invalidSourceKey = Code("invalidSourceKey")
+        /// A legacy value could not be read from its source.
+        public static let sourceUnreadable = Code("sourceUnreadable")
+        /// A legacy value is present but malformed (such as an expiry that is not a date).
+        public static let invalidLegacyValue = Code("invalidLegacyValue")
+        /// A legacy layout found its main value but not another value it cannot do without.
+        public static let missingLegacyValue = Code("missingLegacyValue")
+        /// A text form of the code.
+        public var description: String { raw }
+    }
+
+    /// What kind of failure this is.
+    public let code: Code
+    /// A readable cause, free of secrets.
+    public let message: String
+    /// The record concerned, when there is one.
+    public let key: CredentialKey?
+    /// The lower-level error, when this one wraps another.
+    public let underlying: (any Error)?
+
+    /// Creates an error.
+    public init(code: Code, message: String, key: CredentialKey? = nil, underlying: (any Error)? = nil) {
+        self.code = code
+        self.message = message
+        self.key = key
+        self.underlying = underlying
+    }
+
+    /// `MigrationError.code: message [key] (caused by: …)`.
+    public var description: String {
+        var text = "MigrationError.\(code): \(message)"
+        if let key { text += " [\(key)]" }
+        if let underlying { text += " (caused by: \(String(describing: underlying)))" }
+        return text
+    }
+}

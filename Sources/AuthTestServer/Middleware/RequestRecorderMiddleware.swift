@@ -1,0 +1,28 @@
+import Hummingbird
+import Logging
+
+/// Counts every request per path and remembers its header fields, before faults and routes.
+struct RequestRecorderMiddleware: RouterMiddleware {
+    typealias Context = BasicRequestContext
+
+    let counters: CounterRecorder
+
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        counters.recordRequest(path: request.uri.path, headers: request.headerDictionary)
+        let response = try await next(request, context)
+        // Path only: query items may carry API keys.
+        context.logger.debug(
+            "request",
+            metadata: [
+                "method": .string(request.method.rawValue),
+                "path": .string(request.uri.path),
+                "status": .stringConvertible(response.status.code),
+            ]
+        )
+        return response
+    }
+}

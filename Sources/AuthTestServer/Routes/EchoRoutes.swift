@@ -1,0 +1,34 @@
+import Hummingbird
+
+/// `GET|POST|PUT|PATCH|DELETE /echo` (and `/echo/**`): describes the request it received.
+struct EchoRoutes: RouteGroup {
+    struct Echo: Encodable {
+        let method: String
+        let path: String
+        let query: String
+        let headers: [String: String]
+        let body: String
+    }
+
+    func addRoutes(to router: Router<BasicRequestContext>, environment: RouteEnvironment) {
+        let limit = environment.configuration.maxBodySize
+        let handler: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
+            let data = try await request.collectData(upTo: limit)
+            let echo = Echo(
+                method: request.method.rawValue,
+                path: request.uri.path,
+                query: request.uri.query ?? "",
+                headers: request.headerDictionary,
+                body: String(decoding: data, as: UTF8.self)
+            )
+            return ServerResponse.json(.ok, echo)
+        }
+        for path in ["/echo", "/echo/**"] {
+            router.get(.init(path), use: handler)
+            router.post(.init(path), use: handler)
+            router.put(.init(path), use: handler)
+            router.patch(.init(path), use: handler)
+            router.delete(.init(path), use: handler)
+        }
+    }
+}

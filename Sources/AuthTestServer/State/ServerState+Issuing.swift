@@ -1,0 +1,121 @@
+import Foundation
+import Crypto
+
+extension ServerState {
+    /// Starts a new token family for a user and returns its first token response.
+    ///
+    /// This is the one place login-like endpoints (password login, a later MFA verify) get tokens.
+    /// - Parameter userID: The user id (becomes `sub`).
+    /// - Throws: An encoding error from signing (not expected).
+    public func issueTokens(forUserID userID: String) throws -> TokenResponse {
+        let family = TokenFamily(id: UUID().uuidString, subject: userID)
+        families[family.id] = family
+        return try issue(in: family, withRefreshToken: true)
+    }
+
+    /// Starts a guest session: a short-lived access token, no refresh token, `sub` = `guest:<device id>`.
+    /// - Parameter deviceID: The caller's `X-Device-ID`.
+    /// - Throws: An encoding error from signing (not expected).
+    public func issueGuestToken(deviceID: String) throws -> TokenResponse {
+        let family = TokenFamily(id: UUID().uuidString, subject: AccessTokenClaims.guestPrefix + deviceID)
+        families[family.id] = family
+        return try issue(in: family, withRefreshToken: false)
+    }
+
+    /// Exchanges a refresh token for new tokens, rotating the refresh token.
+    ///
+    /// Reusing an already-rotated token revokes the whole family and counts `rejectedReuse`.
+    /// - Parameter refreshToken: The presented refresh token.
+    /// - Throws: ``RefreshError``.
+    public func refresh(_ refreshToken: String) throws -> TokenResponse {
+        let key = Self.digest(refreshToken)
+        guard let record = refreshTokens[key] else {
+            throw RefreshError(.unknown, "refresh token is not known")
+        }
+        guard let family = families[record.familyID], !family.revoked else {
+            throw RefreshError(.revoked, "refresh token was revoked")
+        }
+        if record.rotated {
+            families[family.id]?.revoked = true
+            counters.record(.rejectedReuse)
+            throw RefreshError(.reused, "refresh token was already used; the token family is revoked")
+        }
+        guard !family.refreshRevoked else {
+            throw RefreshError(.revoked, "refresh token was revoked")
+        }
+        guard record.expiresAt > clock.now() else {
+            throw RefreshError(.expired, "refresh token expired")
+        }
+        refreshTokens[key]?.rotated = true
+        let response = try issue(in: family, withRefreshToken: true)
+        counters.record(.renewal)
+        return response
+    }
+
+    private func issue(in family: TokenFamily, withRefreshToken: Bool) throws -> TokenResponse {
+        let now = clock.now()
+        let isGuest = family.subject.hasPrefix(AccessTokenClaims.guestPrefix)
+        let lifetime = isGuest ? lifetimes.guest : lifetimes.access
+        let claims = AccessTokenClaims(subject: family.subject, issuedAt: now, lifetime: lifetime, family: family.id)
+        let accessToken = try signer.sign(claims)
+        var refreshToken: String?
+        if withRefreshToken {
+            let token = Self.randomToken()
+            refreshTokens[Self.digest(token)] = RefreshTokenRecord(
+                familyID: family.id,
+                expiresAt: now.addingTimeInterval(TimeInterval(lifetimes.refresh))
+            )
+            refreshToken = token
+        }
+        return TokenResponse(accessToken: accessToken, expiresIn: lifetime, refreshToken: refreshToken)
+    }
+
+    static func randomToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return Base64URL.encode(Data(bytes))
+    }
+
+    static func digest(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
+    }
+}
+
+/// Why a refresh was refused; every case answers 400 `invalid_grant`. Never contains the token.
+public struct RefreshError: Error, Sendable, CustomStringConvertible, Equatable {
+    /// The kind of refusal.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+        /// The server never issued this token.
+        public static let unknown = Code("unknown")
+        /// The token's lifetime is over.
+        public static let expired = Code("expired")
+        /// The family was revoked (logout, reuse, server-side revocation).
+        public static let revoked = Code("revoked")
+        /// The token had already been rotated; the family is now revoked.
+        public static let reused = Code("reused")
+        /// The code's name.
+        public var description: String { name }
+    }
+
+    /// The kind of refusal.
+    public let code: Code
+    /// What was wrong (the `error_description`).
+    public let message: String
+
+    /// Creates an error.
+    /// - Parameters:
+    ///   - code: The kind of refusal.
+    ///   - message: What was wrong, without the token.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// `RefreshError(code): message`.
+    public var description: String { "RefreshError(\(code)): \(message)" }
+}

@@ -1,0 +1,109 @@
+import AuthCore
+import AuthTestServer
+import AuthTesting
+import Foundation
+import HTTPTypes
+import Synchronization
+import Testing
+
+@Suite struct BearerFlowTests {
+    @Test func twoUsersSignedInAtOnce() async throws {
+        try await Harness.run { h in
+            let container = h.container()
+            let alice = try await h.signedInClient("alice", container: container)
+            let bob = try await h.signedInClient("bob", container: container)
+            async let a = alice.json(Me.self, .get, h.url("me"))
+            async let b = bob.json(Me.self, .get, h.url("me"))
+            let (meA, meB) = try await (a, b)
+            #expect(meA.username == "alice")
+            #expect(meB.username == "bob")
+            #expect(meA.user_id != meB.user_id)
+        }
+    }
+
+    @Test func fiveHundredConcurrentRequestsAcrossExpiryRenewOncePerUser() async throws {
+        try await Harness.run { h in
+            let container = h.container()
+            let users = [try await h.signedInClient("alice", container: container), try await h.signedInClient("bob", container: container)]
+            _ = try await users[0].json(Me.self, .get, h.url("me"))
+            h.server.resetCounters()
+            h.server.clock.advance(by: 301)  // past the 300 s access-token lifetime
+
+            let names = try await withThrowingTaskGroup(of: String?.self) { group in
+                for index in 0..<500 {
+                    let client = users[index % 2]
+                    group.addTask { try await client.json(Me.self, .get, h.url("me")).username }
+                }
+                return try await group.reduce(into: [String?]()) { $0.append($1) }
+            }
+            #expect(names.count == 500)
+            #expect(names.filter { $0 == "alice" }.count == 250)
+            #expect(names.filter { $0 == "bob" }.count == 250)
+            let counters = h.server.counters
+            #expect(counters.renewals == 2)
+            #expect(counters.rejectedReuse == 0)
+        }
+    }
+
+    @Test func revokedRefreshTokenRequiresReauthenticationAndFailsFast() async throws {
+        try await Harness.run { h in
+            let container = h.container()
+            let recorder = EventLog(container[AuthEventsKey.self])
+            let alice = try await h.signedInClient("alice", container: container)
+            _ = await h.server.revokeRefreshTokens(username: "alice")
+            h.server.clock.advance(by: 301)
+            await #expect { try await alice.send(.get, h.url("me")) } throws: { ($0 as? AuthError)?.code == .reauthenticationRequired }
+            let before = h.server.counters
+            for _ in 0..<5 {
+                await #expect { try await alice.send(.get, h.url("me")) } throws: { ($0 as? AuthError)?.code == .reauthenticationRequired }
+            }
+            // Failing fast: nothing more reached the server.
+            #expect(h.server.counters.requests(path: "/me") == before.requests(path: "/me"))
+            #expect(h.server.counters.requests(path: "/auth/refresh") == before.requests(path: "/auth/refresh"))
+            let events = await recorder.waitFor { $0.contains { if case .reauthenticationRequired = $0 { true } else { false } } }
+            #expect(events.contains { if case .reauthenticationRequired(let account, _) = $0 { account.account == "alice" } else { false } })
+            // Signing in again recovers.
+            try await alice.signIn(try await h.login("alice"))
+            #expect(try await alice.json(Me.self, .get, h.url("me")).username == "alice")
+        }
+    }
+
+    @Test func malformedJSONFromTheServerIsATypedErrorAndKeepsStoredCredentials() async throws {
+        try await Harness.run { h in
+            let store = InMemoryCredentialStore()
+            let container = h.container(store: store)
+            let alice = try await h.signedInClient("alice", container: container)
+            let vault = CredentialVault(store: store)
+            let stored = try await vault.load(BearerTokenSet.self, for: alice.account)
+            h.server.faults.inject(.malformedJSON, path: "/auth/refresh", times: 1)
+            h.server.clock.advance(by: 301)
+            await #expect { try await alice.send(.get, h.url("me")) } throws: { ($0 as? AuthError)?.code == .decoding }
+            #expect(try await vault.load(BearerTokenSet.self, for: alice.account) == stored)
+            // The fault was transient: the next request renews and succeeds.
+            #expect(try await alice.json(Me.self, .get, h.url("me")).username == "alice")
+
+            h.server.faults.inject(.malformedJSON, path: "/me", times: 1)
+            await #expect { try await alice.json(Me.self, .get, h.url("me")) } throws: { ($0 as? AuthError)?.code == .decoding }
+            #expect(try await vault.load(BearerTokenSet.self, for: alice.account) != nil)
+        }
+    }
+}
+
+/// Follows an event stream in the background.
+final class EventLog: Sendable {
+    final class Box: Sendable { let events = Mutex<[AuthEvent]>([]) }
+    private let box = Box()
+    init(_ source: AuthEvents) {
+        let stream = source.stream()
+        let box = self.box
+        Task { for await event in stream { box.events.withLock { $0.append(event) } } }
+    }
+    func waitFor(_ predicate: ([AuthEvent]) -> Bool) async -> [AuthEvent] {
+        for _ in 0..<400 {
+            let events = box.events.withLock { $0 }
+            if predicate(events) { return events }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return box.events.withLock { $0 }
+    }
+}
