@@ -1,6 +1,8 @@
 import AuthCore
 
 extension Story {
-    /// The steps of the plug-in modules: cookie sessions, MFA, signing, caching, migration.
-    func extraSteps(alice: AccountClient<BearerStrategy>) async throws {}
+    /// The steps of the plug-in modules: MFA, cookie sessions, signing, migration.
+    func extraSteps(alice: AccountClient<BearerStrategy>) async throws {
+        await migrationStep()
+    }
 }

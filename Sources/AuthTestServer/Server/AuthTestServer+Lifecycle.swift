@@ -121,13 +121,14 @@ extension AuthTestServer {
         }
     }
 
-    /// Builds the router: recording, faults, the built-in route groups, then the extra ones.
+    /// Builds the router: recording, faults, the built-in route groups (the core's and the plug-in
+    /// modules'), then the extra ones.
     func makeRouter() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: RequestRecorderMiddleware(counters: state.counters))
         router.add(middleware: FaultMiddleware(faults: faults))
         let environment = RouteEnvironment(state: state, faults: faults, configuration: configuration, logger: configuration.logger)
-        let builtIn: [any RouteGroup] = [AuthRoutes(), GuestRoutes(), MeRoutes(), EchoRoutes(), FaultRoutes()]
+        let builtIn: [any RouteGroup] = [AuthRoutes(), GuestRoutes(), MeRoutes(), EchoRoutes(), FaultRoutes()] + Self.pluginRouteGroups
         for group in builtIn + configuration.routeGroups {
             group.addRoutes(to: router, environment: environment)
         }
