@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "AuthMFA", targets: ["AuthMFA"]),
         .library(name: "AuthSigning", targets: ["AuthSigning"]),
         .library(name: "AuthMigration", targets: ["AuthMigration"]),
+        .library(name: "AuthCache", targets: ["AuthCache"]),
         .library(name: "AuthTestServer", targets: ["AuthTestServer"]),
         .executable(name: "auth-demo", targets: ["AuthDemo"]),
     ],
@@ -92,6 +93,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "AuthCache",
+            dependencies: ["AuthCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "AuthMigration",
             dependencies: ["AuthCore"],
             swiftSettings: swiftSettings
@@ -120,7 +126,7 @@ let package = Package(
         .executableTarget(
             name: "AuthDemo",
             dependencies: [
-                "AuthCore", "AuthHTTPClient", "AuthSQLiteStore", "AuthFileStore", "AuthCookie", "AuthMFA", "AuthSigning", "AuthMigration", "AuthTestServer",
+                "AuthCore", "AuthHTTPClient", "AuthSQLiteStore", "AuthFileStore", "AuthCookie", "AuthMFA", "AuthSigning", "AuthMigration", "AuthCache", "AuthTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
@@ -212,14 +218,27 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "AuthCore", "AuthHTTPClient", "AuthTestServer", "AuthTesting", "AuthSQLiteStore", "AuthFileStore",
-                "AuthCookie", "AuthMFA", "AuthSigning", "auth-store-worker",
+                "AuthCookie", "AuthMFA", "AuthSigning", "AuthCache", "auth-store-worker",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "AuthMigrationTests",
             dependencies: ["AuthMigration", "AuthCore", "AuthTesting", "AuthFileStore", "AuthSQLiteStore", "migration-helper"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "AuthCacheTests",
+            dependencies: [
+                "AuthCache", "AuthCore", "AuthTesting", "AuthHTTPClient", "AuthTestServer",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
     ]

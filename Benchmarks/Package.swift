@@ -36,7 +36,10 @@ let package = Package(
     targets: [
         .target(
             name: "BenchmarkSupport",
-            dependencies: [.product(name: "AuthCore", package: "AuthKit")],
+            dependencies: [
+                .product(name: "AuthCore", package: "AuthKit"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
             swiftSettings: swiftSettings
         ),
         benchmarkTarget("Pipeline", dependencies: [
@@ -47,8 +50,10 @@ let package = Package(
         benchmarkTarget("SQLiteStore", dependencies: [
             .product(name: "AuthCore", package: "AuthKit"),
             .product(name: "AuthSQLiteStore", package: "AuthKit"),
-            // The system SQLite that GRDB links, for the raw C API baseline.
+            // The system SQLite that GRDB links, for the raw C API baseline, and GRDB itself for
+            // the diagnostics that split the store's cost.
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         benchmarkTarget("FileStore", dependencies: [
             .product(name: "AuthCore", package: "AuthKit"),

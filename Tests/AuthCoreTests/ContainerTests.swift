@@ -62,6 +62,14 @@ import Testing
         #expect(container[GreetingKey.self] == "answer 42")
     }
 
+    @Test func registeredFactoryOfAnOptionalEntryRuns() {
+        let container = AuthContainer()
+        #expect(container[RequestTimeoutKey.self] == nil)
+        let other = AuthContainer()
+        other.register(RequestTimeoutKey.self) { _ in .seconds(5) }
+        #expect(other[RequestTimeoutKey.self] == .seconds(5))
+    }
+
     @Test func clientsOfOneAccountShareOneSession() {
         let container = AuthContainer()
         let strategy = BearerStrategy(allowedHosts: apiHosts) { $0 }

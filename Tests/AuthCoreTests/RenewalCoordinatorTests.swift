@@ -131,6 +131,19 @@ import Testing
         #expect(refresher.count == 6)
     }
 
+    @Test func unauthorizedForAnotherSchemeDoesNotRenew() async throws {
+        let clock = ManualClock()
+        let refresher = CountingRefresher()
+        let session = makeSession(clock: clock) { try await refresher.refresh($0, expiresIn: 3600, now: clock.now()) }
+        try await session.signIn(BearerTokenSet(accessToken: "t", refreshToken: "r", expiresAt: clock.now().addingTimeInterval(3600)))
+        let signatureRejected = ClosureTransport { _ in AuthResponse(status: .unauthorized, headerFields: [.wwwAuthenticate: #"Signature realm="api""#]) }
+        #expect(try await client(session, transport: signatureRejected).send(.get, apiURL).status == .unauthorized)
+        #expect(refresher.count == 0)
+        let bearerRejected = ClosureTransport { _ in AuthResponse(status: .unauthorized, headerFields: [.wwwAuthenticate: #"Bearer realm="api", error="invalid_token""#]) }
+        _ = try await client(session, transport: bearerRejected).send(.get, apiURL)
+        #expect(refresher.count == 1)
+    }
+
     @Test func renewedCredentialIsPersistedBeforeTheRetriedRequest() async throws {
         let clock = ManualClock()
         let store = InMemoryCredentialStore()
@@ -202,9 +215,11 @@ import Testing
         #expect(refresher.count == 1)
     }
 
-    @Test func notSignedInIsATypedError() async throws {
+    @Test func notSignedInIsATypedErrorEveryTime() async throws {
         let session = makeSession { $0 }
-        await #expect { try await session.credentialForRequest() } throws: { ($0 as? AuthError)?.code == .notSignedIn }
+        for _ in 0..<10 {
+            await #expect { try await session.credentialForRequest() } throws: { ($0 as? AuthError)?.code == .notSignedIn }
+        }
     }
 
     @Test func unavailableStoreIsNotSignedOut() async throws {

@@ -11,6 +11,7 @@ import AuthSQLiteStore
 import Benchmark
 import BenchmarkSupport
 import Foundation
+import GRDB
 import Synchronization
 
 let accountCount = 100_000
@@ -48,7 +49,7 @@ func removeFixture() async throws {
 
 let benchmarks: @Sendable () -> Void = {
     let getConfiguration = Benchmark.Configuration(
-        metrics: [.wallClock, .mallocCountTotal, .throughput],
+        metrics: CPUTime.metrics,
         timeUnits: .nanoseconds,
         warmupIterations: 3,
         scalingFactor: .kilo,
@@ -56,7 +57,7 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 1_000
     )
     let putConfiguration = Benchmark.Configuration(
-        metrics: [.wallClock, .mallocCountTotal, .throughput],
+        metrics: CPUTime.metrics,
         timeUnits: .microseconds,
         warmupIterations: 20,
         scalingFactor: .one,
@@ -66,11 +67,11 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("get, SQLiteCredentialStore", configuration: getConfiguration) { benchmark, fixture in
         let store = fixture.store
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            blackHole(try await store.get(probe))
+        try await CPUTime.measure(benchmark) {
+            for _ in benchmark.scaledIterations {
+                blackHole(try await store.get(probe))
+            }
         }
-        benchmark.stopMeasurement()
     } setup: {
         try await makeFixture()
     } teardown: {
@@ -78,11 +79,11 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark("get, raw sqlite3 (baseline)", configuration: getConfiguration) { (benchmark: Benchmark, raw: RawSQLite) in
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            blackHole(try raw.get(probe))
+        try CPUTime.measure(benchmark) {
+            for _ in benchmark.scaledIterations {
+                blackHole(try raw.get(probe))
+            }
         }
-        benchmark.stopMeasurement()
     } setup: {
         let fixture = try await makeFixture()
         let raw = try RawSQLite(path: fixture.path)
@@ -96,11 +97,11 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("put, SQLiteCredentialStore", configuration: putConfiguration) { benchmark, fixture in
         let envelope = BenchmarkSupport.envelope(7)
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            try await fixture.store.put(envelope, for: probe)
+        try await CPUTime.measure(benchmark) {
+            for _ in benchmark.scaledIterations {
+                try await fixture.store.put(envelope, for: probe)
+            }
         }
-        benchmark.stopMeasurement()
     } setup: {
         try await makeFixture()
     } teardown: {
@@ -109,11 +110,11 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("put, raw sqlite3 (baseline)", configuration: putConfiguration) { (benchmark: Benchmark, raw: RawSQLite) in
         let envelope = BenchmarkSupport.envelope(7)
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            try raw.put(envelope, for: probe)
+        try CPUTime.measure(benchmark) {
+            for _ in benchmark.scaledIterations {
+                try raw.put(envelope, for: probe)
+            }
         }
-        benchmark.stopMeasurement()
     } setup: {
         let fixture = try await makeFixture()
         let raw = try RawSQLite(path: fixture.path)
@@ -122,6 +123,59 @@ let benchmarks: @Sendable () -> Void = {
             throw BenchmarkSetupError("the store does not read back what the raw write stored")
         }
         return raw
+    } teardown: {
+        try await removeFixture()
+    }
+
+    // Diagnostics: the same reads and writes through GRDB directly, to split the store's cost
+    // into statement preparation (the store's `get` prepares its SELECT on every call) and the
+    // async hop to GRDB's reader/writer queue.
+    Benchmark("get, GRDB async read + cached statement (diagnostic)", configuration: getConfiguration) { benchmark, pool in
+        try await CPUTime.measure(benchmark) {
+            for _ in benchmark.scaledIterations {
+                blackHole(try await pool.read { db in try GRDBDirect.get(db, probe) })
+            }
+        }
+    } setup: {
+        try GRDBDirect.openPool(path: try await makeFixture().path)
+    } teardown: {
+        try await removeFixture()
+    }
+
+    Benchmark("get, GRDB async unsafeRead + cached statement (diagnostic)", configuration: getConfiguration) { benchmark, pool in
+        // No BEGIN/COMMIT around the SELECT: one statement in autocommit mode reads one snapshot.
+        try await CPUTime.measure(benchmark) {
+            for _ in benchmark.scaledIterations {
+                blackHole(try await pool.unsafeRead { db in try GRDBDirect.get(db, probe) })
+            }
+        }
+    } setup: {
+        try GRDBDirect.openPool(path: try await makeFixture().path)
+    } teardown: {
+        try await removeFixture()
+    }
+
+    Benchmark("get, GRDB sync read + cached statement (diagnostic)", configuration: getConfiguration) { benchmark, pool in
+        try CPUTime.measure(benchmark) {
+            for _ in benchmark.scaledIterations {
+                blackHole(try pool.read { db in try GRDBDirect.get(db, probe) })
+            }
+        }
+    } setup: {
+        try GRDBDirect.openPool(path: try await makeFixture().path)
+    } teardown: {
+        try await removeFixture()
+    }
+
+    Benchmark("put, GRDB sync write + cached statement (diagnostic)", configuration: putConfiguration) { benchmark, pool in
+        let envelope = BenchmarkSupport.envelope(7)
+        try CPUTime.measure(benchmark) {
+            for _ in benchmark.scaledIterations {
+                try pool.write { db in try GRDBDirect.put(db, envelope, probe) }
+            }
+        }
+    } setup: {
+        try GRDBDirect.openPool(path: try await makeFixture().path)
     } teardown: {
         try await removeFixture()
     }

@@ -1,53 +1,117 @@
 public import AuthCore
+public import Foundation
 import Synchronization
 
-/// The cookie jars of a container's accounts, one per account, created on first use.
+/// The cookie jars of a container's accounts, one per account, created on first use, and the
+/// one ``CookieJarStore`` per account that saves each jar (so saves of one jar never race).
 public final class CookieJars: Sendable {
     private let jars = Mutex<[AccountKey: CookieJar]>([:])
+    private let stores = Mutex<[AccountKey: CookieJarStore]>([:])
+    private let now: @Sendable () -> Date
     /// The configuration of new jars.
     public let configuration: CookieJarConfiguration
 
     /// Creates an empty registry.
-    public init(configuration: CookieJarConfiguration = .init()) { self.configuration = configuration }
+    /// - Parameters:
+    ///   - configuration: The configuration of every jar.
+    ///   - now: The jars' clock.
+    public init(configuration: CookieJarConfiguration = .init(), now: @escaping @Sendable () -> Date = { Date() }) {
+        self.configuration = configuration
+        self.now = now
+    }
 
     /// The jar of `account`.
     public func jar(for account: AccountKey) -> CookieJar {
         jars.withLock { jars in
             if let jar = jars[account] { return jar }
-            let jar = CookieJar(configuration: configuration)
+            let jar = CookieJar(configuration: configuration, now: now)
             jars[account] = jar
             return jar
+        }
+    }
+
+    /// The saver of `account`'s jar, created on first use over `store`.
+    public func jarStore(for account: AccountKey, in store: any CredentialStore) -> CookieJarStore {
+        stores.withLock { stores in
+            if let existing = stores[account] { return existing }
+            let created = CookieJarStore(store: store, account: account, now: now)
+            stores[account] = created
+            return created
         }
     }
 }
 
 /// The container's ``CookieJars``.
 public enum CookieJarsKey: AuthContainerKey {
-    /// A registry with the default configuration.
-    public static func makeDefault(_ container: AuthContainer) -> CookieJars { CookieJars() }
+    /// A registry with the default configuration and the container's clock.
+    public static func makeDefault(_ container: AuthContainer) -> CookieJars {
+        let clock = container[ClockKey.self]
+        return CookieJars(now: { clock.now() })
+    }
+}
+
+/// Whether ``AuthContainer/useCookies(configuration:)`` already added the cookie middleware.
+enum CookieMiddlewareInstalledKey: AuthContainerKey {
+    /// A flag that is set once.
+    final class Flag: Sendable {
+        private let value = Mutex(false)
+        /// Sets the flag; true only for the first call.
+        func setFirstTime() -> Bool {
+            value.withLock { installed in
+                defer { installed = true }
+                return !installed
+            }
+        }
+    }
+    static func makeDefault(_ container: AuthContainer) -> Flag { Flag() }
 }
 
 extension AuthContainer {
-    /// Adds a ``CookieMiddleware`` to every client: each account has its own jar, saved through
-    /// the container's credential store after every change.
+    /// Adds a ``CookieMiddleware`` to every client built afterwards, as an inner middleware (so
+    /// it runs once per redirect hop and per attempt): each account has its own jar, saved
+    /// through the container's credential store after every change. Call it before building
+    /// clients; calling it again only replaces the configuration (of jars not yet created).
     ///
     /// ```swift
     /// container.useCookies()
-    /// let jar = try await container.restoreCookieJar(for: alice)
+    /// let jar = try await container.restoreCookieJar(for: alice)   // what a previous run saved
     /// ```
     public func useCookies(configuration: CookieJarConfiguration = .init()) {
-        override(CookieJarsKey.self, with: CookieJars(configuration: configuration))
+        register(CookieJarsKey.self) { container in
+            let clock = container[ClockKey.self]
+            return CookieJars(configuration: configuration, now: { clock.now() })
+        }
+        guard self[CookieMiddlewareInstalledKey.self].setFirstTime() else { return }
         var plugins = self[PluginMiddlewaresKey.self]
         plugins.inner.append { container, account in
-            CookieMiddleware(jar: container[CookieJarsKey.self].jar(for: account), store: CookieJarStore(store: container[CredentialStoreKey.self], account: account))
+            let jars = container[CookieJarsKey.self]
+            return CookieMiddleware(jar: jars.jar(for: account), store: jars.jarStore(for: account, in: container[CredentialStoreKey.self]))
         }
         override(PluginMiddlewaresKey.self, with: plugins)
     }
 
-    /// The jar of `account`, filled from the store with what a previous run saved.
+    /// The jar of `account`, filled from the store with what a previous run saved (unchanged
+    /// when nothing was saved).
+    /// - Throws: As ``CookieJarStore/loadSnapshot()``.
     public func restoreCookieJar(for account: AccountKey) async throws -> CookieJar {
-        let jar = self[CookieJarsKey.self].jar(for: account)
-        try await CookieJarStore(store: self[CredentialStoreKey.self], account: account).load(into: jar)
+        let jars = self[CookieJarsKey.self]
+        let jar = jars.jar(for: account)
+        try await jars.jarStore(for: account, in: self[CredentialStoreKey.self]).load(into: jar)
         return jar
+    }
+
+    /// A ``CookieSessionStrategy`` for `account` on the container's jar, jar store, transport
+    /// and clock: the jar its clients' ``CookieMiddleware`` uses (see ``useCookies(configuration:)``).
+    /// - Parameters:
+    ///   - account: The account.
+    ///   - allowedHosts: Where the session is used.
+    ///   - login: The login endpoint.
+    ///   - csrf: The CSRF double-submit configuration, if the server uses one.
+    public func cookieSessionStrategy(for account: AccountKey, allowedHosts: AllowedHosts, login: CookieSessionStrategy.Login, csrf: CookieSessionStrategy.CSRF? = .init()) -> CookieSessionStrategy {
+        let jars = self[CookieJarsKey.self]
+        return CookieSessionStrategy(
+            allowedHosts: allowedHosts, jar: jars.jar(for: account), login: login, csrf: csrf,
+            transport: self[TransportKey.self], jarStore: jars.jarStore(for: account, in: self[CredentialStoreKey.self]),
+            clock: self[ClockKey.self])
     }
 }

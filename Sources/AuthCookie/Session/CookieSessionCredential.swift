@@ -1,12 +1,14 @@
 public import AuthCore
 public import Foundation
 
-/// What a cookie session is renewed with: the sign-in credentials, kept in the vault, and when
-/// the current session was established.
+/// What a cookie session is renewed with: the sign-in credentials, kept in the vault, and which
+/// sign-in established the current session.
 ///
 /// The session cookies themselves live in the account's ``CookieJar``; this credential changes
-/// on every sign-in (its ``establishedAt``), which is how concurrent requests that saw the old
-/// session tell that another request already signed in again.
+/// on every sign-in (a new ``signInID`` and ``establishedAt``), which is how concurrent requests
+/// that saw the old session tell that another request already signed in again. The password is
+/// stored so the session can be re-established without the user: configure a
+/// ``CredentialCipher`` on the vault to seal it at rest.
 public struct CookieSessionCredential: Credential {
     /// `cookie-session`.
     public static let kind = "cookie-session"
@@ -14,14 +16,23 @@ public struct CookieSessionCredential: Credential {
     public var username: String
     /// The password posted to the login endpoint.
     public var password: Secret
-    /// When the current session was established.
+    /// When the current session was established (by the strategy's clock).
     public var establishedAt: Date
+    /// A new random value for every sign-in, so two sign-ins never compare equal even when the
+    /// clock did not move between them.
+    public var signInID: UUID
 
     /// Creates a credential.
-    public init(username: String, password: String, establishedAt: Date) {
+    /// - Parameters:
+    ///   - username: The user name.
+    ///   - password: The password.
+    ///   - establishedAt: When the session was established.
+    ///   - signInID: Identifies this sign-in; a new random one by default.
+    public init(username: String, password: String, establishedAt: Date, signInID: UUID = UUID()) {
         self.username = username
         self.password = Secret(password)
         self.establishedAt = establishedAt
+        self.signInID = signInID
     }
 
     /// A session has no expiry known in advance; the server says when it ended.

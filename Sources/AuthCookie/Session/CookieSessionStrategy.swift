@@ -7,15 +7,18 @@ public import HTTPTypes
 /// coordinator (one re-login for many concurrent requests), and copies the CSRF cookie into a
 /// header on unsafe methods (double submit).
 ///
+/// The cookies travel through the account's ``CookieMiddleware`` (``AuthContainer/useCookies(configuration:)``
+/// adds it to every client); the strategy shares that jar, so build it with
+/// ``AuthContainer/cookieSessionStrategy(for:allowedHosts:login:csrf:)``:
+///
 /// ```swift
-/// let jar = CookieJar()
-/// let strategy = CookieSessionStrategy(
-///     allowedHosts: AllowedHosts(["app.example.com"]), jar: jar,
-///     login: .init(url: URL(string: "https://app.example.com/session/login")!),
-///     csrf: .init(cookieName: "csrf_token", headerName: "X-CSRF-Token"),
-///     transport: transport)
-/// let client = container.makeClient(for: alice, strategy: strategy)   // with container.useCookieJar(jar, for: alice)
-/// try await client.signIn(try await strategy.signIn(username: "alice", password: "…"))
+/// container.useCookies()
+/// let strategy = container.cookieSessionStrategy(
+///     for: alice, allowedHosts: AllowedHosts(["app.example.com"]),
+///     login: .init(url: URL(string: "https://app.example.com/session/login")!, loginPagePath: "/session/login-page"),
+///     csrf: .init())
+/// let client = container.makeClient(for: alice, strategy: strategy)
+/// try await client.signIn(try await strategy.signIn(username: "alice", password: password))
 /// ```
 public struct CookieSessionStrategy: AuthStrategy {
     /// Where and how to post the sign-in credentials.
@@ -26,9 +29,9 @@ public struct CookieSessionStrategy: AuthStrategy {
         public var url: URL
         /// Form or JSON.
         public var encoding: Encoding
-        /// The field names of the user name and password.
+        /// The field name of the user name.
         public var usernameField: String
-        /// The password field name.
+        /// The field name of the password.
         public var passwordField: String
         /// The path of the login page a server redirects to when the session ended
         /// (defaults to the login URL's path).
@@ -46,18 +49,20 @@ public struct CookieSessionStrategy: AuthStrategy {
 
     /// Which cookie holds the CSRF token and which header echoes it.
     public struct CSRF: Sendable {
+        /// `X-CSRF-Token`.
+        public static let defaultHeader = HTTPField.Name("X-CSRF-Token")!
         /// The cookie the server sets.
         public var cookieName: String
         /// The header unsafe requests must carry.
         public var headerName: HTTPField.Name
-        /// Creates a CSRF configuration.
-        public init(cookieName: String, headerName: String) {
+        /// Creates a CSRF configuration; defaults: cookie `csrf_token`, header `X-CSRF-Token`.
+        public init(cookieName: String = "csrf_token", headerName: HTTPField.Name = CSRF.defaultHeader) {
             self.cookieName = cookieName
-            self.headerName = HTTPField.Name(headerName) ?? HTTPField.Name("X-CSRF-Token")!
+            self.headerName = headerName
         }
     }
 
-    /// Where the session may be used.
+    /// Where the session may be used (and the CSRF header sent).
     public let allowedHosts: AllowedHosts
     /// The account's jar.
     public let jar: CookieJar
@@ -65,68 +70,118 @@ public struct CookieSessionStrategy: AuthStrategy {
     public let login: Login
     /// The CSRF double-submit configuration, if the server uses one.
     public let csrf: CSRF?
+    /// Where the jar is saved after a sign-in, if anywhere.
+    public let jarStore: CookieJarStore?
     private let transport: any Transport
     private let clock: any AuthClock
 
     /// Creates the strategy.
-    /// - Parameter transport: Sends the login request (the plain transport, not an
-    ///   authenticated client).
-    public init(allowedHosts: AllowedHosts, jar: CookieJar, login: Login, csrf: CSRF? = nil, transport: any Transport, clock: any AuthClock = SystemClock()) {
+    /// - Parameters:
+    ///   - allowedHosts: Where the session is used.
+    ///   - jar: The account's jar: the one its ``CookieMiddleware`` uses.
+    ///   - login: The login endpoint.
+    ///   - csrf: The CSRF cookie and header, when the server wants double submit.
+    ///   - transport: Sends the login request (the plain transport, not an authenticated client).
+    ///   - jarStore: When given, the jar is saved through it after each sign-in.
+    ///   - clock: Dates ``CookieSessionCredential/establishedAt``.
+    public init(allowedHosts: AllowedHosts, jar: CookieJar, login: Login, csrf: CSRF? = nil, transport: any Transport, jarStore: CookieJarStore? = nil, clock: any AuthClock = SystemClock()) {
         self.allowedHosts = allowedHosts
         self.jar = jar
         self.login = login
         self.csrf = csrf
+        self.jarStore = jarStore
         self.transport = transport
         self.clock = clock
     }
 
-    /// Adds the CSRF header on unsafe methods.
+    /// Adds the CSRF header on unsafe methods: the value of the CSRF cookie the request would carry.
     public func authorize(_ request: inout AuthRequest, with credential: CookieSessionCredential) {
         guard let csrf, !Self.safeMethods.contains(request.head.method), let url = request.url,
-              let token = jar.cookies(for: url).first(where: { $0.name == csrf.cookieName }) else { return }
-        request.head.headerFields[csrf.headerName] = token.value
+              let token = csrfToken(for: url, csrf) else { return }
+        request.head.headerFields[csrf.headerName] = token
     }
 
-    /// 401, or a redirect to the login page.
+    /// The CSRF cookie a request to `url` would carry now.
+    private func csrfToken(for url: URL, _ csrf: CSRF) -> String? {
+        jar.cookies(for: url).first(where: { $0.name == csrf.cookieName })?.value
+    }
+
+    /// 401, a redirect to the login page, or a 403 for a request whose CSRF header no longer
+    /// matches the jar's CSRF cookie.
+    ///
+    /// The last case is a request that took its CSRF token just before another request signed in
+    /// again: it reached the server with the new session cookie but the old token. Reporting it
+    /// as a failure retries it with the current token, without another sign-in (the coordinator
+    /// sees that the credential already changed). A 403 whose token is still current is an
+    /// ordinary refusal.
     public func isAuthenticationFailure(_ response: AuthResponse, for request: AuthRequest) -> Bool {
-        if response.status == .unauthorized { return true }
-        guard (300..<400).contains(response.status.code), let location = response.head.headerFields[.location],
-              let target = URL(string: location, relativeTo: request.url) else { return false }
-        return target.path == login.loginPagePath
+        if response.status == .unauthorized || isRedirectToLoginPage(response, from: request.url) { return true }
+        guard response.status == .forbidden, let csrf, let url = request.url,
+              let sent = request.head.headerFields[csrf.headerName] else { return false }
+        return csrfToken(for: url, csrf) != sent
     }
 
     /// Signs in again with the stored credentials.
+    /// - Throws: `AuthError.notSignedIn` without a stored credential; as ``signIn(username:password:)``.
     public func renew(_ credential: CookieSessionCredential?, context: RenewalContext) async throws -> CookieSessionCredential {
         guard let credential else { throw AuthError.notSignedIn(context.account) }
         return try await signIn(username: credential.username, password: credential.password.reveal)
     }
 
-    /// Posts the credentials and keeps the session cookies in the jar.
-    /// - Returns: The credential to store with `AccountSession.signIn`.
-    /// - Throws: `AuthError.reauthenticationRequired` when the server refuses the credentials,
-    ///   `.renewalFailed` for other failures.
+    /// Posts the credentials, keeps the session cookies in the jar and saves it.
+    ///
+    /// The login request goes through a ``CookieMiddleware`` on the strategy's jar, so it carries
+    /// the jar's cookies and the answer's cookies are stored (and saved through ``jarStore``).
+    /// - Returns: The credential to store with `AccountClient.signIn(_:)`.
+    /// - Throws: `AuthError.reauthenticationRequired` when the server refuses the credentials
+    ///   (401, 403, or a redirect back to the login page), `.renewalFailed` for other statuses,
+    ///   or the transport's error.
     public func signIn(username: String, password: String) async throws -> CookieSessionCredential {
+        let request = try loginRequest(username: username, password: password)
+        let cookies = CookieMiddleware(jar: jar, store: jarStore)
+        let response = try await cookies.intercept(request) { try await transport.send($0) }
+        let status = response.status.code
+        switch status {
+        case 200..<300:
+            return CookieSessionCredential(username: username, password: password, establishedAt: clock.now())
+        case 300..<400 where !isRedirectToLoginPage(response, from: login.url):
+            return CookieSessionCredential(username: username, password: password, establishedAt: clock.now())
+        case 300..<400, 401, 403:
+            throw AuthError.reauthenticationRequired(nil, reason: "the server refused the sign-in credentials (\(status))")
+        default:
+            throw AuthError(code: .renewalFailed, message: "the login endpoint answered \(status)", status: status)
+        }
+    }
+
+    private func loginRequest(username: String, password: String) throws -> AuthRequest {
         var request = try AuthRequest(method: .post, url: login.url)
+        request.head.headerFields[.accept] = "application/json"
         switch login.encoding {
         case .json:
             request.head.headerFields[.contentType] = "application/json"
             request.body = try JSONEncoder().encode([login.usernameField: username, login.passwordField: password])
         case .form:
             request.head.headerFields[.contentType] = "application/x-www-form-urlencoded"
-            var components = URLComponents()
-            components.queryItems = [URLQueryItem(name: login.usernameField, value: username), URLQueryItem(name: login.passwordField, value: password)]
-            request.body = Data((components.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B").utf8)
+            request.body = Data([Self.formEncode(login.usernameField, username), Self.formEncode(login.passwordField, password)].joined(separator: "&").utf8)
         }
-        let response = try await transport.send(request)
-        jar.setCookies(from: response, for: login.url)
-        switch response.status.code {
-        case 200..<400:
-            return CookieSessionCredential(username: username, password: password, establishedAt: clock.now())
-        case 401, 403:
-            throw AuthError.reauthenticationRequired(nil, reason: "the server refused the sign-in credentials (\(response.status.code))")
-        default:
-            throw AuthError(code: .renewalFailed, message: "the login endpoint answered \(response.status.code)", status: response.status.code)
-        }
+        return request
+    }
+
+    private func isRedirectToLoginPage(_ response: AuthResponse, from url: URL?) -> Bool {
+        guard (300..<400).contains(response.status.code), let location = response.head.headerFields[.location],
+              let target = URL(string: location, relativeTo: url)?.absoluteURL else { return false }
+        return Self.trimmedPath(target.path) == Self.trimmedPath(login.loginPagePath)
+    }
+
+    private static func trimmedPath(_ path: String) -> String {
+        path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+    }
+
+    /// `name=value` with everything but unreserved characters percent-encoded (RFC 3986 §2.3).
+    private static func formEncode(_ name: String, _ value: String) -> String {
+        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        let encode = { (text: String) in text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }
+        return encode(name) + "=" + encode(value)
     }
 
     static let safeMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .trace]

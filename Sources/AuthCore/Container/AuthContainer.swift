@@ -47,7 +47,9 @@ public final class AuthContainer: @unchecked Sendable {
         let id = ObjectIdentifier(key)
         lock.lock()
         defer { lock.unlock() }
-        if let instance = instances[id] as? Key.Value { return instance }
+        // Unwrap the stored box first: casting a missing entry straight to an optional `Value`
+        // would succeed with nil and skip the registered factory.
+        if let stored = instances[id], let instance = stored as? Key.Value { return instance }
         let value: Key.Value
         if let factory = factories[id], let built = factory(self) as? Key.Value {
             value = built

@@ -123,7 +123,9 @@ public actor AccountSession<Strategy: AuthStrategy> {
             events.emit(.reauthenticationRequired(account, reason: authError.message))
             logger.warning("re-authentication required", metadata: ["account": "\(account)"])
         case .notSignedIn:
-            break
+            // Nothing was renewed: give the reservation back, so that asking while signed out
+            // never turns into `excessiveRenewal`.
+            if !renewalTimes.isEmpty { renewalTimes.removeLast() }
         default:
             events.emit(.renewalFailed(account, reason: authError.message))
             logger.warning("renewal failed", metadata: ["account": "\(account)", "error": "\(authError)"])

@@ -1,3 +1,6 @@
+public import HTTPTypes
+import Foundation
+
 /// Bearer tokens renewed with a refresh token through a ``TokenRefresher``.
 ///
 /// ```swift
@@ -20,6 +23,14 @@ public struct BearerStrategy: AuthStrategy {
     /// Creates the strategy with a refresh closure.
     public init(allowedHosts: AllowedHosts, refresh: @escaping @Sendable (BearerTokenSet) async throws -> BearerTokenSet) {
         self.init(allowedHosts: allowedHosts, refresher: ClosureTokenRefresher(refresh))
+    }
+
+    /// A 401, unless its `WWW-Authenticate` challenge names another scheme than Bearer (a
+    /// rejected request signature, say), which a new token would not fix.
+    public func isAuthenticationFailure(_ response: AuthResponse, for request: AuthRequest) -> Bool {
+        guard response.status == .unauthorized else { return false }
+        guard let challenge = response.head.headerFields[.wwwAuthenticate] else { return true }
+        return challenge.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("bearer") }
     }
 
     /// Refreshes the token set.

@@ -3,7 +3,7 @@
 /// A struct with an extensible ``Code`` rather than an enum, so that new cases do not break
 /// users' `switch` statements. Compare codes: `error.code == .reauthenticationRequired`.
 /// The ``message`` names what failed and what to do about it; it never contains a secret.
-public struct AuthError: Error, Sendable, CustomStringConvertible {
+public struct AuthError: Error, Sendable, CustomStringConvertible, CustomReflectable {
     /// What kind of failure this is.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private let raw: String
@@ -58,6 +58,15 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
         self.status = status
         self.responseBody = responseBody
         self.underlying = underlying
+    }
+
+    /// Code, message, account, status and the body's size; not the body itself, which may hold
+    /// user data, nor the underlying error's fields.
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "code": code.description, "message": message, "account": account?.description ?? "-",
+            "status": status.map(String.init) ?? "-", "responseBody": "\(responseBody?.count ?? 0) bytes",
+        ], displayStyle: .struct)
     }
 
     /// `AuthError(code): message [account] (caused by: …)`.

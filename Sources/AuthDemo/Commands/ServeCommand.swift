@@ -17,7 +17,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.port = port
         configuration.lifetimes.access = accessLifetime
         try await AuthTestServer.withRunning(configuration: configuration) { server in
-            print("AuthTestServer listening on \(server.baseURL.absoluteString) (Ctrl-C to stop)")
+            FileHandle.standardOutput.write(Data("AuthTestServer listening on \(server.baseURL.absoluteString) (Ctrl-C to stop)\n".utf8))
             while !Task.isCancelled { try await Task.sleep(for: .seconds(3600)) }
         }
     }

@@ -9,8 +9,12 @@ import HTTPTypes
 /// `{"mfa_required": true, "challenge_id": …, "methods": [...], "expires_in": …}`; the code
 /// provider then supplies a code (typed by the user, or generated from a TOTP secret in the
 /// vault for unattended sign-in), which is posted to the verify endpoint as
-/// `{"challenge_id", "method", "code"}`. A refused code asks the provider again, up to
-/// ``maxAttempts``.
+/// `{"challenge_id", "method", "code"}`. A refused code (401 `invalid_code`) asks the provider
+/// again, up to ``maxAttempts``.
+///
+/// The challenge's `expiresAt` is on the server's clock (its `Date` header plus `expires_in`),
+/// like the time at which a TOTP code must be computed; the flow corrects its own clock by the
+/// skew it observed before it checks the expiry.
 ///
 /// ```swift
 /// let signIn = PasswordSignIn(loginURL: base.appending(path: "auth/login"), verifyURL: base.appending(path: "auth/mfa/verify"),
@@ -31,48 +35,67 @@ public struct PasswordSignIn: Sendable {
 
     /// Creates a sign-in flow.
     /// - Parameters:
+    ///   - loginURL: The password login endpoint.
+    ///   - verifyURL: The challenge verification endpoint.
+    ///   - transport: Sends the two requests (no credential is attached).
     ///   - codeProvider: Answers challenges; without one, a challenge is an `MFAError.noMethodAvailable`.
-    ///   - preferredMethods: The methods this client can answer, most preferred first.
+    ///   - preferredMethods: The methods this client can answer, most preferred first; the
+    ///     first one the challenge offers is used.
+    ///   - maxAttempts: Codes offered before ``MFAError`` `.attemptsExhausted` (at least 1).
+    ///   - clock: The local clock.
     public init(loginURL: URL, verifyURL: URL, transport: any Transport, codeProvider: (any MFACodeProvider)? = nil, preferredMethods: [MFAMethod] = [.totp, .recoveryCode], maxAttempts: Int = 3, clock: any AuthClock = SystemClock()) {
         self.loginURL = loginURL
         self.verifyURL = verifyURL
         self.transport = transport
         self.codeProvider = codeProvider
         self.preferredMethods = preferredMethods
-        self.maxAttempts = maxAttempts
+        self.maxAttempts = max(1, maxAttempts)
         self.clock = clock
     }
 
     /// Signs in and returns the tokens.
-    /// - Throws: `AuthError.reauthenticationRequired` for refused credentials, `MFAError`
-    ///   (`.expiredChallenge`, `.attemptsExhausted`, `.noMethodAvailable`), `AuthError` for
-    ///   transport and decoding failures.
+    /// - Throws: `AuthError.reauthenticationRequired` for a refused user name or password;
+    ///   ``MFAError`` `.expiredChallenge` (sign in again), `.attemptsExhausted` (every code was
+    ///   refused, or the server locked the second factor after too many wrong codes),
+    ///   `.noMethodAvailable`; what the code provider throws; `AuthError` for transport and
+    ///   decoding failures and unexpected statuses (`.httpStatus`).
     public func signIn(username: String, password: String) async throws -> BearerTokenSet {
         let response = try await post(loginURL, ["username": username, "password": password])
-        let issued = TokenResponse.issuedAt(response, fallback: clock.now())
+        let received = clock.now()
+        let issued = TokenResponse.issuedAt(response, fallback: received)
         guard (200..<300).contains(response.status.code) else {
             if response.status == .unauthorized { throw AuthError.reauthenticationRequired(nil, reason: "the server refused the user name or password") }
-            throw AuthError(code: .httpStatus, message: "the login endpoint answered \(response.status.code)", status: response.status.code)
+            throw Self.unexpected(response, endpoint: "login")
         }
         guard let challenge = try LoginAnswer.challenge(in: response.body, now: issued) else {
             return try TokenResponse.parse(response.body).tokenSet(issuedAt: issued)
         }
-        return try await answer(challenge)
+        return try await answer(challenge, skew: issued.timeIntervalSince(received))
     }
 
-    private func answer(_ challenge: MFAChallenge) async throws -> BearerTokenSet {
+    /// Answers `challenge`; `skew` is the server's clock minus ours.
+    private func answer(_ challenge: MFAChallenge, skew: TimeInterval) async throws -> BearerTokenSet {
         guard let codeProvider else { throw MFAError.noMethodAvailable(offered: challenge.methods) }
-        let method = try challenge.preferredMethod(among: preferredMethods)
-        for _ in 0..<max(1, maxAttempts) {
-            guard !challenge.isExpired(at: clock.now()) else { throw MFAError.expiredChallenge() }
+        guard let method = preferredMethods.first(where: challenge.methods.contains) else {
+            throw MFAError.noMethodAvailable(offered: challenge.methods)
+        }
+        for _ in 0..<maxAttempts {
+            guard !challenge.isExpired(at: clock.now().addingTimeInterval(skew)) else { throw MFAError.expiredChallenge() }
             let code = try await codeProvider.code(for: challenge, method: method)
             let response = try await post(verifyURL, ["challenge_id": challenge.id, "method": method.rawValue, "code": code])
             if (200..<300).contains(response.status.code) {
-                return try TokenResponse.parse(response.body).tokenSet(issuedAt: TokenResponse.issuedAt(response, fallback: clock.now()))
+                let issued = TokenResponse.issuedAt(response, fallback: clock.now())
+                return try TokenResponse.parse(response.body).tokenSet(issuedAt: issued)
             }
-            if LoginAnswer.errorCode(in: response.body) == "challenge_expired" { throw MFAError.expiredChallenge() }
-            guard response.status == .unauthorized || response.status == .badRequest else {
-                throw AuthError(code: .httpStatus, message: "the verify endpoint answered \(response.status.code)", status: response.status.code)
+            switch LoginAnswer.errorCode(in: response.body) {
+            case "challenge_expired":
+                throw MFAError.expiredChallenge()
+            case "locked_out":
+                throw MFAError(code: .attemptsExhausted, message: "the server locked the second factor after too many wrong codes; wait before signing in again")
+            case "invalid_code" where response.status == .unauthorized:
+                continue
+            default:
+                throw Self.unexpected(response, endpoint: "MFA verify")
             }
         }
         throw MFAError.attemptsExhausted(attempts: maxAttempts)
@@ -82,6 +105,12 @@ public struct PasswordSignIn: Sendable {
         var request = try AuthRequest(method: .post, url: url, headerFields: [.contentType: "application/json", .accept: "application/json"])
         request.body = try JSONEncoder().encode(fields)
         return try await transport.send(request)
+    }
+
+    /// An `httpStatus` error naming the endpoint and, when the body has one, its `error` code.
+    private static func unexpected(_ response: AuthResponse, endpoint: String) -> AuthError {
+        let code = LoginAnswer.errorCode(in: response.body).map { " (\($0))" } ?? ""
+        return AuthError(code: .httpStatus, message: "the \(endpoint) endpoint answered \(response.status.code)\(code)", status: response.status.code, responseBody: Array(response.body))
     }
 }
 
@@ -97,7 +126,7 @@ enum LoginAnswer {
     /// The challenge in a login answer, or nil when the answer is a token response.
     static func challenge(in body: Data, now: Date) throws -> MFAChallenge? {
         guard let parsed = try? JSONDecoder().decode(Challenge.self, from: body), parsed.mfa_required == true else { return nil }
-        guard let id = parsed.challenge_id, let methods = parsed.methods else {
+        guard let id = parsed.challenge_id, !id.isEmpty, let methods = parsed.methods else {
             throw AuthError(code: .decoding, message: "the MFA challenge lacks challenge_id or methods")
         }
         return MFAChallenge(id: id, methods: methods.map(MFAMethod.init(rawValue:)), expiresAt: now.addingTimeInterval(parsed.expires_in ?? 300))
@@ -105,8 +134,7 @@ enum LoginAnswer {
 
     /// The OAuth-style `error` field of a body, if any.
     static func errorCode(in body: Data) -> String? {
-        (try? JSONDecoder().decode([String: JSONValue].self, from: body))?["error"].flatMap {
-            if case .string(let code) = $0 { code } else { nil }
-        }
+        struct ErrorField: Decodable { var error: String? }
+        return (try? JSONDecoder().decode(ErrorField.self, from: body))?.error
     }
 }

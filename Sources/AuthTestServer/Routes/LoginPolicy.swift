@@ -1,8 +1,9 @@
 /// Decides what a correct password login answers: tokens now, or a second step first.
 ///
-/// The default issues tokens. An MFA route group can install a policy that answers
-/// `mfa_required` for enrolled users and later issues the tokens itself with
-/// ``ServerState/issueTokens(forUserID:)``.
+/// The server's default is ``mfaWhenEnrolled``: tokens for users without TOTP, `mfa_required`
+/// for enrolled ones, whose tokens the MFA routes issue with
+/// ``ServerState/issueTokens(forUserID:)`` once a code is verified. ``issueTokens`` always
+/// issues tokens.
 ///
 /// ```swift
 /// let policy = LoginPolicy { user, environment in

@@ -21,7 +21,7 @@ extension AuthTestServer {
         public var bcryptCost: UInt8
         /// Signs access tokens; a random key by default.
         public var signer: JWTSigner
-        /// What a correct password login answers (tokens by default).
+        /// What a correct password login answers (by default tokens, or `mfa_required` for users with TOTP enrolled).
         public var loginPolicy: LoginPolicy
         /// Extra route groups, added after the built-in ones.
         public var routeGroups: [any RouteGroup]
@@ -49,7 +49,7 @@ extension AuthTestServer {
             clock: ServerClock = ServerClock(),
             bcryptCost: UInt8 = 4,
             signer: JWTSigner = .random(),
-            loginPolicy: LoginPolicy = .issueTokens,
+            loginPolicy: LoginPolicy = .mfaWhenEnrolled,
             routeGroups: [any RouteGroup] = [],
             maxBodySize: Int = 1 << 20,
             logger: Logger? = nil

@@ -1,0 +1,59 @@
+public import AuthCore
+
+/// The response cache that ``AuthContainer/useResponseCache(_:onPurge:)`` installs in every
+/// client; read it back to inspect or purge it:
+/// ```swift
+/// container[ResponseCacheKey.self].purge(account: alice)
+/// ```
+///
+/// The default is an empty cache with the default configuration that follows the container's
+/// events; it is used only by clients built after `useResponseCache`, or by a
+/// ``CacheMiddleware`` added by hand. The value is not optional on purpose: for a key whose
+/// value is optional, `AuthContainer.resolve` takes a missing instance for a built `nil` and
+/// never runs a registered factory.
+public enum ResponseCacheKey: AuthContainerKey {
+    /// An empty cache that purges accounts on the container's sign-out events.
+    public static func makeDefault(_ container: AuthContainer) -> ResponseCache {
+        let cache = ResponseCache()
+        cache.observe(container[AuthEventsKey.self])
+        return cache
+    }
+}
+
+/// Whether `useResponseCache` already added its middleware to the container.
+enum ResponseCacheInstalledKey: AuthContainerKey {
+    static func makeDefault(_ container: AuthContainer) -> Bool { false }
+}
+
+extension AuthContainer {
+    /// Caches the GET and HEAD responses of every client this container builds, partitioned by
+    /// account, and purges an account's entries when it signs out or must sign in again.
+    ///
+    /// Registers a ``ResponseCache`` under ``ResponseCacheKey`` (built on first use, following
+    /// the container's ``AuthEventsKey``) and adds a ``CacheMiddleware`` as the outermost
+    /// plug-in middleware of each client, aged by the container's ``ClockKey``. Call it while
+    /// configuring, before building clients; calling it again replaces the configuration.
+    ///
+    /// ```swift
+    /// let container = AuthContainer()
+    /// container.useResponseCache(.init(maxBytes: 8 << 20, defaultLifetime: .seconds(30)))
+    /// let alice = container.makeClient(for: aliceKey, strategy: bearer)
+    /// ```
+    /// - Parameters:
+    ///   - configuration: Limits and defaults of the cache.
+    ///   - onPurge: Called after an account's entries were purged because of an event.
+    public func useResponseCache(_ configuration: ResponseCacheConfiguration = .init(), onPurge: (@Sendable (AccountKey, Int) -> Void)? = nil) {
+        register(ResponseCacheKey.self) { container in
+            let cache = ResponseCache(configuration: configuration)
+            cache.observe(container[AuthEventsKey.self], onPurge: onPurge)
+            return cache
+        }
+        guard !self[ResponseCacheInstalledKey.self] else { return }
+        override(ResponseCacheInstalledKey.self, with: true)
+        var plugins = self[PluginMiddlewaresKey.self]
+        plugins.outer.append { container, account in
+            CacheMiddleware(cache: container[ResponseCacheKey.self], account: account, clock: container[ClockKey.self])
+        }
+        override(PluginMiddlewaresKey.self, with: plugins)
+    }
+}

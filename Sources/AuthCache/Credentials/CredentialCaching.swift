@@ -1,0 +1,73 @@
+public import AuthCore
+
+/// A credential store that keeps records in memory and can be warmed and cleared; what
+/// ``CachingCredentialStore`` offers whatever store it wraps.
+public protocol CredentialCaching: CredentialStore {
+    /// Reads every record of `account` into memory.
+    /// - Returns: The number of records loaded.
+    @discardableResult
+    func preload(account: AccountKey) async throws -> Int
+    /// Forgets the cached record at `key`.
+    func invalidate(_ key: CredentialKey)
+    /// Forgets the cached records of `account`.
+    func invalidate(account: AccountKey)
+    /// Forgets every cached record.
+    func invalidateAll()
+}
+
+extension CredentialCaching {
+    /// Reads the records of every account in `namespace` into memory, such as at start-up.
+    /// - Returns: The number of records loaded.
+    @discardableResult
+    public func preload(namespace: String) async throws -> Int {
+        var loaded = 0
+        for account in try await accounts(in: namespace) {
+            loaded += try await preload(account: AccountKey(namespace: namespace, account: account))
+        }
+        return loaded
+    }
+}
+
+/// Builds a ``CachingCredentialStore`` around a store known only as `any CredentialStore`,
+/// keeping its ``RefreshLocking`` when it has it.
+public enum CredentialCache {
+    /// Wraps `store` in a ``CachingCredentialStore``.
+    /// - Parameters:
+    ///   - store: The store to wrap.
+    ///   - lifetime: How long a read record is trusted.
+    ///   - clock: The clock that expires records.
+    public static func wrap(_ store: any CredentialStore, lifetime: Duration = .seconds(2), clock: any AuthClock = SystemClock()) -> any CredentialCaching {
+        if let locking = store as? any CredentialStore & RefreshLocking {
+            return wrapLocking(locking, lifetime: lifetime, clock: clock)
+        }
+        return wrapPlain(store, lifetime: lifetime, clock: clock)
+    }
+
+    private static func wrapLocking<S: CredentialStore & RefreshLocking>(_ store: S, lifetime: Duration, clock: any AuthClock) -> any CredentialCaching {
+        CachingCredentialStore(store, lifetime: lifetime, clock: clock)
+    }
+
+    private static func wrapPlain<S: CredentialStore>(_ store: S, lifetime: Duration, clock: any AuthClock) -> any CredentialCaching {
+        CachingCredentialStore(store, lifetime: lifetime, clock: clock)
+    }
+}
+
+extension AuthContainer {
+    /// Keeps the container's credential records in memory for `lifetime`, in front of the store
+    /// registered so far.
+    ///
+    /// Call it after registering the store (it wraps the store resolved now) and before building
+    /// clients. The returned cache can preload accounts at start-up.
+    ///
+    /// ```swift
+    /// container.useSQLiteStore(at: url)
+    /// let cache = container.useCredentialCache()
+    /// try await cache.preload(namespace: "api")
+    /// ```
+    @discardableResult
+    public func useCredentialCache(lifetime: Duration = .seconds(2)) -> any CredentialCaching {
+        let cache = CredentialCache.wrap(self[CredentialStoreKey.self], lifetime: lifetime, clock: self[ClockKey.self])
+        override(CredentialStoreKey.self, with: cache)
+        return cache
+    }
+}

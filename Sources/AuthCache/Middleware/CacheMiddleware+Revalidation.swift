@@ -1,0 +1,65 @@
+import AuthCore
+import Foundation
+import HTTPTypes
+
+extension CacheMiddleware {
+    /// The statuses for which a stale entry may stand in (RFC 5861 §4).
+    static let serverFailures: Set<Int> = [500, 502, 503, 504]
+
+    /// Asks the server whether a stale (or `no-cache`) entry is still good.
+    ///
+    /// With a validator the request becomes conditional: a `304` refreshes the entry and the
+    /// caller gets the stored body. A full response replaces the entry. A server failure or a
+    /// transport error is answered with the entry when its stale-if-error window allows.
+    func revalidate(
+        _ request: AuthRequest, entry: CachedResponse, key: CacheEntryKey, ticket: ResponseCache.Ticket,
+        next: @Sendable (AuthRequest) async throws -> AuthResponse
+    ) async throws -> AuthResponse {
+        var conditional = request
+        if let etag = entry.etag { conditional.head.headerFields[.ifNoneMatch] = etag }
+        if let lastModified = entry.lastModified { conditional.head.headerFields[.ifModifiedSince] = lastModified }
+        let isConditional = entry.etag != nil || entry.lastModified != nil
+
+        let requestTime = clock.now()
+        let response: AuthResponse
+        do {
+            response = try await next(conditional)
+        } catch let error as CancellationError {
+            throw error
+        } catch {
+            if let stale = serveStale(entry) { return stale }
+            throw error
+        }
+
+        if isConditional, response.status == .notModified {
+            cache.count(.revalidation)
+            let head = StoragePolicy.refreshed(entry, with: response.head)
+            let responseTime = clock.now()
+            let refreshed = StoragePolicy.entry(
+                for: head, body: entry.body, request: request.head,
+                requestTime: requestTime, responseTime: responseTime, configuration: cache.configuration
+            )
+            guard let refreshed else {
+                cache.remove(key)
+                return AuthResponse(head: head, body: entry.body)
+            }
+            cache.store(refreshed, for: key, ticket: ticket)
+            return refreshed.response(age: refreshed.age(at: responseTime))
+        }
+        if Self.serverFailures.contains(response.status.code) {
+            // The entry stays: the failure says nothing about whether it is still good.
+            return serveStale(entry) ?? response
+        }
+        cache.count(.miss)
+        keep(response, for: request, key: key, requestTime: requestTime, ticket: ticket)
+        return response
+    }
+
+    /// The entry as the answer to a failed server, when its stale-if-error window allows.
+    private func serveStale(_ entry: CachedResponse) -> AuthResponse? {
+        let age = entry.age(at: clock.now())
+        guard entry.canServeOnError(age: age) else { return nil }
+        cache.count(.staleServed)
+        return entry.response(age: age)
+    }
+}

@@ -1,0 +1,83 @@
+import AuthCache
+import AuthCore
+import AuthTesting
+import Foundation
+import HTTPTypes
+import Synchronization
+import Testing
+
+/// Serving a stale response while the origin fails (RFC 5861 `stale-if-error`).
+@Suite struct StaleIfErrorTests {
+    /// How the test origin answers: normally, with a failure status, or not at all.
+    final class Health: Sendable {
+        enum State: Sendable { case up, status(Int), unreachable }
+        private let state = Mutex(State.up)
+        func set(_ new: State) { state.withLock { $0 = new } }
+        var current: State { state.withLock { $0 } }
+    }
+
+    static func origin(_ fields: HTTPFields, health: Health) -> TestOrigin {
+        TestOrigin { _, number in
+            switch health.current {
+            case .up: return AuthResponse(status: .ok, headerFields: fields, body: Data("#\(number)".utf8))
+            case .unreachable: throw AuthError.transport("connection refused")
+            case .status(let code): return AuthResponse(status: .init(code: code), body: Data("failed".utf8))
+            }
+        }
+    }
+
+    @Test func aTransportErrorIsAnsweredWithTheStaleEntryWithinTheWindow() async throws {
+        let clock = ManualClock()
+        let health = Health()
+        let cache = ResponseCache()
+        let client = Self.origin([.cacheControl: "max-age=10, stale-if-error=60"], health: health).client(cache: cache, clock: clock)
+        _ = try await client.send(.get, testURL("/a"))
+        health.set(.unreachable)
+        clock.advance(by: 69)
+        let stale = try await client.send(.get, testURL("/a"))
+        #expect(text(stale) == "#1")
+        #expect(stale.head.headerFields[.age] == "69")
+        #expect(cache.statistics.staleServed == 1)
+
+        clock.advance(by: 1)
+        await #expect(throws: AuthError.self) { try await client.send(.get, testURL("/a")) }
+    }
+
+    @Test func aServerFailureIsAnsweredWithTheStaleEntryAndTheEntryIsKept() async throws {
+        let clock = ManualClock()
+        let health = Health()
+        let client = Self.origin([.cacheControl: "max-age=10"], health: health)
+            .client(cache: ResponseCache(configuration: .init(staleIfError: .seconds(300))), clock: clock)
+        _ = try await client.send(.get, testURL("/a"))
+        clock.advance(by: 20)
+        for code in [500, 502, 503, 504] {
+            health.set(.status(code))
+            #expect(text(try await client.send(.get, testURL("/a"))) == "#1")
+        }
+        health.set(.status(404))
+        #expect(try await client.send(.get, testURL("/a")).status == .notFound)
+        health.set(.up)
+        #expect(text(try await client.send(.get, testURL("/a"))) == "#7")
+    }
+
+    @Test func mustRevalidateIsNeverServedStale() async throws {
+        let clock = ManualClock()
+        let health = Health()
+        let client = Self.origin([.cacheControl: "max-age=10, must-revalidate, stale-if-error=600"], health: health)
+            .client(cache: ResponseCache(configuration: .init(staleIfError: .seconds(600))), clock: clock)
+        _ = try await client.send(.get, testURL("/a"))
+        clock.advance(by: 20)
+        health.set(.status(503))
+        #expect(try await client.send(.get, testURL("/a")).status == .serviceUnavailable)
+    }
+
+    @Test func withoutAWindowTheFailureReachesTheCaller() async throws {
+        let clock = ManualClock()
+        let health = Health()
+        let client = Self.origin([.cacheControl: "max-age=10"], health: health).client(cache: ResponseCache(), clock: clock)
+        _ = try await client.send(.get, testURL("/a"))
+        clock.advance(by: 20)
+        health.set(.status(503))
+        #expect(try await client.send(.get, testURL("/a")).status == .serviceUnavailable)
+    }
+}
