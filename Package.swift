@@ -234,10 +234,7 @@ let package = Package(
             dependencies: [
                 "AuthCache", "AuthCore", "AuthTesting", "AuthHTTPClient", "AuthTestServer",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -36,9 +36,9 @@ do {
             return succeeded
         }
     }
-    print("ok \(ok)")
+    FileHandle.standardOutput.write(Data("ok \(ok)\n".utf8))
     exit(ok == count ? 0 : 1)
 } catch {
-    print("error \(error)")
+    FileHandle.standardOutput.write(Data("error \(error)\n".utf8))
     exit(1)
 }

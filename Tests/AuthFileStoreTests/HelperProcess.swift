@@ -1,3 +1,4 @@
+import AuthTesting
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -21,21 +22,7 @@ final class HelperProcess {
 
     /// The helper's location, or nil when it was not built.
     static func executableURL() -> URL? {
-        if let explicit = ProcessInfo.processInfo.environment["AUTHFILESTORE_TEST_HELPER"] {
-            return URL(fileURLWithPath: explicit)
-        }
-        var starts: [URL] = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
-        if let executable = Bundle.main.executableURL { starts.append(executable.deletingLastPathComponent()) }
-        for bundle in Bundle.allBundles { starts.append(bundle.bundleURL.deletingLastPathComponent()) }
-        for start in starts {
-            var folder = start.standardizedFileURL
-            for _ in 0...3 {
-                let candidate = folder.appendingPathComponent(name)
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-                folder = folder.deletingLastPathComponent()
-            }
-        }
-        return nil
+        try? PackageExecutable.url(named: name, override: "AUTHFILESTORE_TEST_HELPER")
     }
 
     private let process: Process

@@ -1,3 +1,4 @@
+import AuthTesting
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -20,34 +21,7 @@ final class HelperProcess {
     static let name = "migration-helper"
 
     static func executableURL(file: String = #filePath) throws -> URL {
-        var folders: [URL] = []
-        if let explicit = ProcessInfo.processInfo.environment["AUTHKIT_MIGRATION_HELPER"] {
-            folders.append(URL(fileURLWithPath: explicit).deletingLastPathComponent())
-        }
-        folders += Bundle.allBundles.map(\.bundleURL).filter { $0.pathExtension == "xctest" }.map { $0.deletingLastPathComponent() }
-        folders.append(Bundle.main.bundleURL)
-        folders.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        if let executable = Bundle.main.executableURL { folders.append(executable.deletingLastPathComponent()) }
-        folders.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
-        var directory = URL(fileURLWithPath: file).deletingLastPathComponent()
-        while directory.path != "/" {
-            let build = directory.appendingPathComponent(".build")
-            if FileManager.default.fileExists(atPath: build.path) {
-                folders += [build.appendingPathComponent("debug"), build.appendingPathComponent("release")]
-                break
-            }
-            directory = directory.deletingLastPathComponent()
-        }
-        for folder in folders {
-            let candidate = folder.appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        throw HelperNotFound(searched: folders.map(\.path))
-    }
-
-    struct HelperNotFound: Error, CustomStringConvertible {
-        let searched: [String]
-        var description: String { "\(HelperProcess.name) not found (build the package first); searched: \(searched)" }
+        try PackageExecutable.url(named: name, override: "AUTHKIT_MIGRATION_HELPER", file: file)
     }
 
     private let process: Process

@@ -1,3 +1,4 @@
+import AuthTesting
 import Foundation
 
 /// Runs `auth-store-worker`, the package's worker executable, as a separate OS process.
@@ -10,19 +11,7 @@ enum WorkerProcess {
     static let name = "auth-store-worker"
 
     static func executableURL(file: String = #filePath) throws -> URL {
-        var folders = Bundle.allBundles.map(\.bundleURL).filter { $0.pathExtension == "xctest" }.map { $0.deletingLastPathComponent() }
-        folders.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
-        var directory = URL(fileURLWithPath: file).deletingLastPathComponent()
-        while directory.path != "/" {
-            let build = directory.appendingPathComponent(".build")
-            if FileManager.default.fileExists(atPath: build.path) { folders.append(build.appendingPathComponent("debug")); break }
-            directory = directory.deletingLastPathComponent()
-        }
-        for folder in folders {
-            let candidate = folder.appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: name])
+        try PackageExecutable.url(named: name, file: file)
     }
 
     /// Runs the worker to completion; returns its exit status and standard output.
