@@ -29,6 +29,15 @@ func makeJar() throws -> AuthCookie.CookieJar {
     return jar
 }
 
+/// The baseline's table: each host's cookie strings, the same shape as the jar's buckets.
+func makeTable() -> [String: [String]] {
+    var table: [String: [String]] = [:]
+    for domain in 0..<domainCount {
+        table["d\(domain).example.com"] = (0..<cookiesPerDomain).map { "c\($0)=v\(domain)-\($0)-0123456789abcdef" }
+    }
+    return table
+}
+
 let benchmarks: @Sendable () -> Void = {
     let configuration = Benchmark.Configuration(
         metrics: CPUTime.metrics,
@@ -39,32 +48,37 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 2_000
     )
 
-    Benchmark("cookieHeader(for:), 10k cookies / 1k domains", configuration: configuration) { benchmark, jar in
+    var paired = configuration
+    paired.metrics = Paired.metrics
+
+    Benchmark("cookieHeader(for:), 10k cookies / 1k domains", configuration: paired) { (benchmark: Benchmark, fixture: (AuthCookie.CookieJar, [String: [String]])) in
+        let (jar, table) = fixture
         let url = try BenchmarkSupport.url("https://\(probeHost)/account/settings?tab=profile")
         guard let header = jar.cookieHeader(for: url), header.split(separator: ";").count == cookiesPerDomain else {
             throw BenchmarkSetupError("the header does not carry the domain's \(cookiesPerDomain) cookies")
         }
-        CPUTime.measure(benchmark) {
+        let host = probeHost
+        Paired.measure(benchmark) {
             for _ in benchmark.scaledIterations {
-                blackHole(jar.cookieHeader(for: url))
+                blackHole(table[identity(host)])
+            }
+        } subject: {
+            for _ in benchmark.scaledIterations {
+                blackHole(jar.cookieHeader(for: identity(url)))
             }
         }
     } setup: {
-        try makeJar()
+        (try makeJar(), makeTable())
     }
 
-    Benchmark("dictionary lookup of the host (baseline)", configuration: configuration) { (benchmark: Benchmark, table: [String: [String]]) in
+    Benchmark("dictionary lookup of the host (baseline)", configuration: configuration) { benchmark, table in
         let host = probeHost
         CPUTime.measure(benchmark) {
             for _ in benchmark.scaledIterations {
-                blackHole(table[host])
+                blackHole(table[identity(host)])
             }
         }
     } setup: {
-        var table: [String: [String]] = [:]
-        for domain in 0..<domainCount {
-            table["d\(domain).example.com"] = (0..<cookiesPerDomain).map { "c\($0)=v\(domain)-\($0)-0123456789abcdef" }
-        }
-        return table
+        makeTable()
     }
 }

@@ -1,5 +1,6 @@
-// FileCredentialStore against SQLiteCredentialStore: get and put of one account's record, each
-// store in its own temporary directory holding the same 1,000 records.
+// FileCredentialStore against SQLiteCredentialStore: get and put of one account's record, both
+// stores holding the same 1,000 records. The file-store benchmarks carry the SQLite store as
+// their paired baseline (same process, alternating); the SQLite-only benchmarks are for reference.
 //
 // Both stores are durable by default: the file store writes a temporary file, fsyncs it, renames
 // it and fsyncs the directory; the SQLite store commits a WAL transaction with
@@ -15,44 +16,39 @@ import Synchronization
 let accountCount = 1_000
 let probe = BenchmarkSupport.key(accountCount / 2)
 
-/// The store under test and its directory, removed by the teardown.
-struct Fixture: Sendable {
+/// Both stores, each in its own subdirectory of one temporary directory, removed by the teardown.
+struct Stores: Sendable {
     let directory: URL
-    let store: any CredentialStore
+    let file: FileCredentialStore
+    let sqlite: SQLiteCredentialStore
 }
 
-let current = Mutex<Fixture?>(nil)
+let current = Mutex<Stores?>(nil)
 
-enum Kind { case file, sqlite }
-
-func makeFixture(_ kind: Kind) async throws -> Fixture {
+func makeStores() async throws -> Stores {
     let directory = try BenchmarkSupport.makeTemporaryDirectory("authkit-store-bench")
-    let store: any CredentialStore
-    switch kind {
-    case .file:
-        store = try FileCredentialStore(directory: directory.appendingPathComponent("store", isDirectory: true))
-        for index in 0..<accountCount {
-            try await store.put(BenchmarkSupport.envelope(index), for: BenchmarkSupport.key(index))
+    let file = try FileCredentialStore(directory: directory.appendingPathComponent("files", isDirectory: true))
+    for index in 0..<accountCount {
+        try await file.put(BenchmarkSupport.envelope(index), for: BenchmarkSupport.key(index))
+    }
+    let sqlite = try await SQLiteCredentialStore.open(at: directory.appendingPathComponent("credentials.sqlite").path)
+    var records: [CredentialKey: Envelope] = [:]
+    for index in 0..<accountCount { records[BenchmarkSupport.key(index)] = BenchmarkSupport.envelope(index) }
+    try await sqlite.putMany(records)
+    for store in [file, sqlite] as [any CredentialStore] {
+        guard try await store.get(probe) == BenchmarkSupport.envelope(accountCount / 2) else {
+            throw BenchmarkSetupError("the probe record does not read back from \(type(of: store))")
         }
-    case .sqlite:
-        let sqlite = try await SQLiteCredentialStore.open(at: directory.appendingPathComponent("credentials.sqlite").path)
-        var records: [CredentialKey: Envelope] = [:]
-        for index in 0..<accountCount { records[BenchmarkSupport.key(index)] = BenchmarkSupport.envelope(index) }
-        try await sqlite.putMany(records)
-        store = sqlite
     }
-    guard try await store.get(probe) == BenchmarkSupport.envelope(accountCount / 2) else {
-        throw BenchmarkSetupError("the probe record does not read back")
-    }
-    let fixture = Fixture(directory: directory, store: store)
-    current.withLock { $0 = fixture }
-    return fixture
+    let stores = Stores(directory: directory, file: file, sqlite: sqlite)
+    current.withLock { $0 = stores }
+    return stores
 }
 
-func removeFixture() async throws {
-    guard let fixture = current.withLock({ $0.take() }) else { return }
-    if let sqlite = fixture.store as? SQLiteCredentialStore { try await sqlite.close() }
-    BenchmarkSupport.removeDirectory(fixture.directory)
+func removeStores() async throws {
+    guard let stores = current.withLock({ $0.take() }) else { return }
+    try await stores.sqlite.close()
+    BenchmarkSupport.removeDirectory(stores.directory)
 }
 
 let benchmarks: @Sendable () -> Void = {
@@ -73,32 +69,67 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 5_000
     )
 
-    for (name, kind) in [("FileCredentialStore", Kind.file), ("SQLiteCredentialStore", Kind.sqlite)] {
-        Benchmark("get, \(name)", configuration: getConfiguration) { benchmark, fixture in
-            let store = fixture.store
-            try await CPUTime.measure(benchmark) {
-                for _ in benchmark.scaledIterations {
-                    blackHole(try await store.get(probe))
-                }
-            }
-        } setup: {
-            try await makeFixture(kind)
-        } teardown: {
-            try await removeFixture()
-        }
+    var getPaired = getConfiguration
+    getPaired.metrics = Paired.metrics
+    var putPaired = putConfiguration
+    putPaired.metrics = Paired.metrics
 
-        Benchmark("put, \(name)", configuration: putConfiguration) { benchmark, fixture in
-            let store = fixture.store
-            let envelope = BenchmarkSupport.envelope(7)
-            try await CPUTime.measure(benchmark) {
-                for _ in benchmark.scaledIterations {
-                    try await store.put(envelope, for: probe)
-                }
+    // The subject is the file store; the paired baseline is the SQLite store, in the same process.
+    Benchmark("get, FileCredentialStore", configuration: getPaired) { benchmark, stores in
+        try await Paired.measure(benchmark) {
+            for _ in benchmark.scaledIterations {
+                blackHole(try await stores.sqlite.get(probe))
             }
-        } setup: {
-            try await makeFixture(kind)
-        } teardown: {
-            try await removeFixture()
+        } subject: {
+            for _ in benchmark.scaledIterations {
+                blackHole(try await stores.file.get(probe))
+            }
         }
+    } setup: {
+        try await makeStores()
+    } teardown: {
+        try await removeStores()
+    }
+
+    Benchmark("put, FileCredentialStore", configuration: putPaired) { benchmark, stores in
+        let envelope = BenchmarkSupport.envelope(7)
+        try await Paired.measure(benchmark) {
+            for _ in benchmark.scaledIterations {
+                try await stores.sqlite.put(envelope, for: probe)
+            }
+        } subject: {
+            for _ in benchmark.scaledIterations {
+                try await stores.file.put(envelope, for: probe)
+            }
+        }
+    } setup: {
+        try await makeStores()
+    } teardown: {
+        try await removeStores()
+    }
+
+    Benchmark("get, SQLiteCredentialStore", configuration: getConfiguration) { benchmark, stores in
+        try await CPUTime.measure(benchmark) {
+            for _ in benchmark.scaledIterations {
+                blackHole(try await stores.sqlite.get(probe))
+            }
+        }
+    } setup: {
+        try await makeStores()
+    } teardown: {
+        try await removeStores()
+    }
+
+    Benchmark("put, SQLiteCredentialStore", configuration: putConfiguration) { benchmark, stores in
+        let envelope = BenchmarkSupport.envelope(7)
+        try await CPUTime.measure(benchmark) {
+            for _ in benchmark.scaledIterations {
+                try await stores.sqlite.put(envelope, for: probe)
+            }
+        }
+    } setup: {
+        try await makeStores()
+    } teardown: {
+        try await removeStores()
     }
 }

@@ -41,6 +41,16 @@ func makeFixture() async throws -> Fixture {
     return fixture
 }
 
+/// The fixture plus a raw connection to its file, for the paired baseline.
+func makePair() async throws -> (Fixture, RawSQLite) {
+    let fixture = try await makeFixture()
+    let raw = try RawSQLite(path: fixture.path)
+    guard try await raw.get(probe) == fixture.store.get(probe) else {
+        throw BenchmarkSetupError("the raw read does not decode the record the store reads")
+    }
+    return (fixture, raw)
+}
+
 func removeFixture() async throws {
     guard let fixture = current.withLock({ $0.take() }) else { return }
     try await fixture.store.close()
@@ -65,15 +75,25 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 5_000
     )
 
-    Benchmark("get, SQLiteCredentialStore", configuration: getConfiguration) { benchmark, fixture in
+    var getPaired = getConfiguration
+    getPaired.metrics = Paired.metrics
+    var putPaired = putConfiguration
+    putPaired.metrics = Paired.metrics
+
+    Benchmark("get, SQLiteCredentialStore", configuration: getPaired) { (benchmark: Benchmark, pair: (Fixture, RawSQLite)) in
+        let (fixture, raw) = pair
         let store = fixture.store
-        try await CPUTime.measure(benchmark) {
+        try await Paired.measure(benchmark) {
+            for _ in benchmark.scaledIterations {
+                blackHole(try raw.get(probe))
+            }
+        } subject: {
             for _ in benchmark.scaledIterations {
                 blackHole(try await store.get(probe))
             }
         }
     } setup: {
-        try await makeFixture()
+        try await makePair()
     } teardown: {
         try await removeFixture()
     }
@@ -95,15 +115,20 @@ let benchmarks: @Sendable () -> Void = {
         try await removeFixture()
     }
 
-    Benchmark("put, SQLiteCredentialStore", configuration: putConfiguration) { benchmark, fixture in
+    Benchmark("put, SQLiteCredentialStore", configuration: putPaired) { (benchmark: Benchmark, pair: (Fixture, RawSQLite)) in
+        let (fixture, raw) = pair
         let envelope = BenchmarkSupport.envelope(7)
-        try await CPUTime.measure(benchmark) {
+        try await Paired.measure(benchmark) {
+            for _ in benchmark.scaledIterations {
+                try raw.put(envelope, for: probe)
+            }
+        } subject: {
             for _ in benchmark.scaledIterations {
                 try await fixture.store.put(envelope, for: probe)
             }
         }
     } setup: {
-        try await makeFixture()
+        try await makePair()
     } teardown: {
         try await removeFixture()
     }

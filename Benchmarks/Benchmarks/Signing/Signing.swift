@@ -57,6 +57,22 @@ let hmacSigner = HMACRequestSigner(keyID: "client-1", key: hmacKey)
 /// A nonce of the default generator's shape (16 random bytes as hex), for the baseline's string.
 let sampleNonce = "9f86d081884c7d659a2feaa0c55ad015"
 
+/// A key of the SigV4 signing key's size for the baseline HMAC (the baseline's cost does not
+/// depend on the key's bytes).
+let sigV4BaselineKey = SymmetricKey(data: Array("AWS4wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY".utf8))
+
+/// The SigV4 canonical request of a shape: what the baseline MACs.
+func sigV4Canonical(_ shape: Shape) throws -> [UInt8] {
+    Array(try sigV4.signature(for: makeRequest(shape), at: instant).canonicalRequest.utf8)
+}
+
+/// The HMAC scheme's string to sign for a shape, with a nonce of the default generator's shape.
+func hmacStringToSign(_ shape: Shape) throws -> [UInt8] {
+    let text = hmacSigner.configuration.stringToSign(
+        for: try makeRequest(shape), timestamp: String(Int64(instant.timeIntervalSince1970)), nonce: sampleNonce)
+    return Array(text.utf8)
+}
+
 let benchmarks: @Sendable () -> Void = {
     let configuration = Benchmark.Configuration(
         metrics: CPUTime.metrics,
@@ -66,31 +82,44 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(2),
         maxIterations: 2_000
     )
+    var paired = configuration
+    paired.metrics = Paired.metrics
 
     for shape in Shape.allCases {
-        Benchmark("SigV4 signature, \(shape.rawValue)", configuration: configuration) { benchmark, request in
-            try CPUTime.measure(benchmark) {
+        Benchmark("SigV4 signature, \(shape.rawValue)", configuration: paired) { (benchmark: Benchmark, setup: (AuthRequest, [UInt8])) in
+            let (request, canonical) = setup
+            let key = sigV4BaselineKey
+            try Paired.measure(benchmark) {
+                for _ in benchmark.scaledIterations {
+                    blackHole(HMAC<SHA256>.authenticationCode(for: identity(canonical), using: key))
+                }
+            } subject: {
                 for _ in benchmark.scaledIterations {
                     blackHole(try sigV4.signature(for: identity(request), at: instant))
                 }
             }
         } setup: {
-            try makeRequest(shape)
+            (try makeRequest(shape), try sigV4Canonical(shape))
         }
 
         Benchmark("HMAC-SHA256 over the SigV4 canonical request, \(shape.rawValue) (baseline)", configuration: configuration) { (benchmark: Benchmark, bytes: [UInt8]) in
-            let key = SymmetricKey(data: Array("AWS4wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY".utf8))
+            let key = sigV4BaselineKey
             CPUTime.measure(benchmark) {
                 for _ in benchmark.scaledIterations {
                     blackHole(HMAC<SHA256>.authenticationCode(for: identity(bytes), using: key))
                 }
             }
         } setup: {
-            Array(try sigV4.signature(for: makeRequest(shape), at: instant).canonicalRequest.utf8)
+            try sigV4Canonical(shape)
         }
 
-        Benchmark("HMAC scheme sign, \(shape.rawValue)", configuration: configuration) { benchmark, request in
-            try await CPUTime.measure(benchmark) {
+        Benchmark("HMAC scheme sign, \(shape.rawValue)", configuration: paired) { (benchmark: Benchmark, setup: (AuthRequest, [UInt8])) in
+            let (request, stringToSign) = setup
+            try await Paired.measure(benchmark) {
+                for _ in benchmark.scaledIterations {
+                    blackHole(HMAC<SHA256>.authenticationCode(for: identity(stringToSign), using: hmacKey))
+                }
+            } subject: {
                 for _ in benchmark.scaledIterations {
                     var signed = identity(request)
                     try await hmacSigner.sign(&signed, at: instant)
@@ -98,7 +127,7 @@ let benchmarks: @Sendable () -> Void = {
                 }
             }
         } setup: {
-            try makeRequest(shape)
+            (try makeRequest(shape), try hmacStringToSign(shape))
         }
 
         Benchmark("HMAC-SHA256 over the HMAC-scheme string to sign, \(shape.rawValue) (baseline)", configuration: configuration) { (benchmark: Benchmark, bytes: [UInt8]) in
@@ -108,10 +137,7 @@ let benchmarks: @Sendable () -> Void = {
                 }
             }
         } setup: {
-            let request = try makeRequest(shape)
-            let text = hmacSigner.configuration.stringToSign(
-                for: request, timestamp: String(Int64(instant.timeIntervalSince1970)), nonce: sampleNonce)
-            return Array(text.utf8)
+            try hmacStringToSign(shape)
         }
     }
 }

@@ -1,0 +1,75 @@
+public import Benchmark
+import Foundation
+
+/// A subject measured next to its baseline in the same iteration.
+///
+/// Each iteration first runs the baseline loop (timed here, outside package-benchmark's measured
+/// region), then the subject loop between `startMeasurement()` and `stopMeasurement()`. The two
+/// are milliseconds apart, so a load spike from the other builds on this shared machine hits both
+/// and the per-iteration ratio stays meaningful; the separate baseline benchmarks run in other
+/// processes, minutes apart.
+public enum Paired {
+    /// The baseline loop's wall time, per operation.
+    public static let baseline = BenchmarkMetric.custom("paired: baseline wall (ns)")
+    /// Subject minus baseline wall time, per operation (0 when the baseline was slower).
+    public static let difference = BenchmarkMetric.custom("paired: subject - baseline (ns)")
+    /// Subject wall time ÷ the denominator (the baseline unless a benchmark says otherwise), × 1000.
+    public static let ratio = BenchmarkMetric.custom("paired: ratio x1000", useScalingFactor: false)
+
+    /// The metrics of a paired benchmark.
+    public static let metrics: [BenchmarkMetric] = CPUTime.metrics + [baseline, difference, ratio]
+
+    /// Monotonic nanoseconds.
+    static func wall() -> Int {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Int(spec.tv_sec) * 1_000_000_000 + Int(spec.tv_nsec)
+    }
+
+    static func record(_ benchmark: Benchmark, subject: Int, baseline: Int, cpu: Int, denominator: (Int) -> Int) {
+        benchmark.measurement(CPUTime.metric, cpu)
+        benchmark.measurement(Self.baseline, baseline)
+        benchmark.measurement(difference, max(0, subject - baseline))
+        benchmark.measurement(ratio, subject * 1_000 / max(1, denominator(baseline)))
+    }
+
+    /// Runs `baseline`, then `subject` as the measured region, and records the paired metrics.
+    /// - Parameter denominator: Turns the baseline's wall time (whole iteration, ns) into the
+    ///   value the ratio divides by; the baseline itself by default.
+    public static func measure(
+        _ benchmark: Benchmark,
+        baseline: () throws -> Void,
+        subject: () throws -> Void,
+        denominator: (Int) -> Int = { $0 }
+    ) rethrows {
+        let baselineStart = wall()
+        try baseline()
+        let baselineTime = wall() - baselineStart
+        let cpuStart = CPUTime.now()
+        let subjectStart = wall()
+        benchmark.startMeasurement()
+        try subject()
+        benchmark.stopMeasurement()
+        let subjectTime = wall() - subjectStart
+        record(benchmark, subject: subjectTime, baseline: baselineTime, cpu: CPUTime.now() - cpuStart, denominator: denominator)
+    }
+
+    /// The async form of ``measure(_:baseline:subject:denominator:)-(_,()->Void,()->Void,_)``.
+    public static func measure(
+        _ benchmark: Benchmark,
+        baseline: () async throws -> Void,
+        subject: () async throws -> Void,
+        denominator: (Int) -> Int = { $0 }
+    ) async rethrows {
+        let baselineStart = wall()
+        try await baseline()
+        let baselineTime = wall() - baselineStart
+        let cpuStart = CPUTime.now()
+        let subjectStart = wall()
+        benchmark.startMeasurement()
+        try await subject()
+        benchmark.stopMeasurement()
+        let subjectTime = wall() - subjectStart
+        record(benchmark, subject: subjectTime, baseline: baselineTime, cpu: CPUTime.now() - cpuStart, denominator: denominator)
+    }
+}
