@@ -3,7 +3,8 @@
 // Each benchmark runs in its own process (package-benchmark spawns one per benchmark), so each
 // one builds the database in its setup: a temporary directory, `SQLiteCredentialStore.open`, one
 // `putMany` of 100,000 records. The raw baseline opens a second connection to that same file and
-// runs the store's own SQL with prepared statements.
+// runs the store's own SQL with prepared statements; the store benchmarks also run that baseline
+// in the same iteration (paired metrics). The "diagnostic" benchmarks split the store's cost.
 //
 // Targets: store get rate ≥ 0.7 × raw get rate; the put ratio is reported.
 import AuthCore
