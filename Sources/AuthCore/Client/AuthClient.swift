@@ -60,7 +60,8 @@ public struct AuthClient: Sendable {
         do {
             return try decoder.decode(T.self, from: response.body)
         } catch {
-            throw AuthError(code: .decoding, message: "the response body is not the expected JSON: \(DecodingFailure(error))", status: status, responseBody: Array(response.body), underlying: DecodingFailure(error))
+            let failure = DecodingFailure(error)
+            throw AuthError(code: .decoding, message: "the response body is not the expected JSON: \(failure)", status: status, responseBody: Array(response.body), underlying: failure)
         }
     }
 }
