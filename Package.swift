@@ -64,7 +64,12 @@ let package = Package(
         ),
         .target(
             name: "AuthSQLiteStore",
-            dependencies: ["AuthCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "AuthCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                // The system libsqlite3 GRDB links, for the store's direct read path.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(

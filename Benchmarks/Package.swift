@@ -60,6 +60,11 @@ let package = Package(
             .product(name: "AuthFileStore", package: "AuthKit"),
             .product(name: "AuthSQLiteStore", package: "AuthKit"),
         ]),
+        benchmarkTarget("Cache", dependencies: [
+            .product(name: "AuthCore", package: "AuthKit"),
+            .product(name: "AuthCache", package: "AuthKit"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ]),
         benchmarkTarget("CookieJar", dependencies: [
             .product(name: "AuthCookie", package: "AuthKit"),
         ]),

@@ -24,6 +24,7 @@ public struct AuthClient: Sendable {
         try await run(request, from: 0)
     }
 
+    @inline(__always)
     private func run(_ request: AuthRequest, from index: Int) async throws -> AuthResponse {
         guard index < middlewares.count else { return try await transport.send(request) }
         return try await middlewares[index].intercept(request) { next in

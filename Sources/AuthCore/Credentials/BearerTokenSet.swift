@@ -40,8 +40,8 @@ public struct BearerTokenSet: Credential {
 
     /// Sets `Authorization: Bearer <token>`.
     public func authorize(_ request: inout AuthRequest) {
-        let type = tokenType.caseInsensitiveCompare("bearer") == .orderedSame ? "Bearer" : tokenType
-        request.head.headerFields[.authorization] = "\(type) \(accessToken.reveal)"
+        let type = tokenType == "Bearer" || tokenType.lowercased() == "bearer" ? "Bearer " : tokenType + " "
+        request.head.headerFields[.authorization] = type + accessToken.reveal
     }
 
     /// Type, expiry and scope; never a token.

@@ -12,18 +12,65 @@ import HTTPTypesFoundation
 /// request.head.headerFields[.accept] = "application/json"
 /// ```
 public struct AuthRequest: Sendable, Equatable {
+    /// The parts, in one copy-on-write box: a request is passed by value through every
+    /// middleware, and copying one reference is much cheaper than copying the head's strings,
+    /// fields and body one by one.
+    private final class Storage: @unchecked Sendable {
+        // Mutated only through `AuthRequest`'s accessors, after `isKnownUniquelyReferenced`.
+        var head: HTTPRequest
+        var body: Data
+        var options: RequestOptions
+
+        init(head: HTTPRequest, body: Data, options: RequestOptions) {
+            self.head = head
+            self.body = body
+            self.options = options
+        }
+    }
+
+    private var storage: Storage
+
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) {
+            storage = Storage(head: storage.head, body: storage.body, options: storage.options)
+        }
+    }
+
     /// Method, scheme, authority, path and header fields.
-    public var head: HTTPRequest
+    public var head: HTTPRequest {
+        _read { yield storage.head }
+        _modify {
+            makeUnique()
+            yield &storage.head
+        }
+    }
+
     /// The body bytes; empty for requests without a body.
-    public var body: Data
+    public var body: Data {
+        _read { yield storage.body }
+        _modify {
+            makeUnique()
+            yield &storage.body
+        }
+    }
+
     /// Per-request options that middlewares read (retry opt-in, timeout).
-    public var options: RequestOptions
+    public var options: RequestOptions {
+        _read { yield storage.options }
+        _modify {
+            makeUnique()
+            yield &storage.options
+        }
+    }
+
+    /// Whether two requests have the same head, body and options.
+    public static func == (lhs: AuthRequest, rhs: AuthRequest) -> Bool {
+        lhs.storage === rhs.storage || (lhs.head == rhs.head && lhs.body == rhs.body && lhs.options == rhs.options)
+    }
 
     /// Creates a request from its parts.
     public init(head: HTTPRequest, body: Data = Data(), options: RequestOptions = .init()) {
-        self.head = head
-        self.body = body
-        self.options = options
+        storage = Storage(head: head, body: body, options: options)
     }
 
     /// Creates a request for an absolute URL.
@@ -38,9 +85,7 @@ public struct AuthRequest: Sendable, Equatable {
         guard url.scheme != nil, url.host != nil else {
             throw AuthError.invalidRequest("the URL has no scheme or host")
         }
-        self.head = HTTPRequest(method: method, url: url, headerFields: headerFields)
-        self.body = body
-        self.options = options
+        storage = Storage(head: HTTPRequest(method: method, url: url, headerFields: headerFields), body: body, options: options)
     }
 
     /// The absolute URL of the request, when its parts form one.

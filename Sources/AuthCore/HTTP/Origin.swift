@@ -11,27 +11,38 @@ public struct Origin: Hashable, Sendable, CustomStringConvertible {
 
     /// Creates an origin from its parts.
     public init(scheme: String, host: String, port: Int? = nil) {
-        self.scheme = scheme.lowercased()
-        self.host = host.lowercased()
+        self.scheme = Self.lowercasedASCII(scheme)
+        self.host = Self.lowercasedASCII(host)
         self.port = port ?? Origin.defaultPort(for: self.scheme)
     }
 
     /// The origin of a request head, or nil when it has no scheme or authority.
+    ///
+    /// Parsed on UTF-8 bytes: this runs for every request (authentication and redirect checks),
+    /// and an authority is ASCII, so no grapheme breaking is needed.
     public init?(_ request: HTTPRequest) {
         guard let scheme = request.scheme, let authority = request.authority, !authority.isEmpty else { return nil }
-        var host = Substring(authority)
+        var host = Substring(authority).utf8
         var port: Int?
-        if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
-        if host.hasPrefix("[") {
-            guard let close = host.firstIndex(of: "]") else { return nil }
+        if let at = host.lastIndex(of: UInt8(ascii: "@")) { host = host[host.index(after: at)...] }
+        if host.first == UInt8(ascii: "[") {
+            guard let close = host.firstIndex(of: UInt8(ascii: "]")) else { return nil }
             let rest = host[host.index(after: close)...]
-            if rest.hasPrefix(":") { port = Int(rest.dropFirst()) }
+            if rest.first == UInt8(ascii: ":") { port = Int(Substring(rest.dropFirst())) }
             host = host[host.index(after: host.startIndex)..<close]
-        } else if let colon = host.lastIndex(of: ":") {
-            port = Int(host[host.index(after: colon)...])
+        } else if let colon = host.lastIndex(of: UInt8(ascii: ":")) {
+            port = Int(Substring(host[host.index(after: colon)...]))
             host = host[..<colon]
         }
-        self.init(scheme: scheme, host: String(host), port: port)
+        self.init(scheme: scheme, host: String(Substring(host)), port: port)
+    }
+
+    /// `text` lower-cased; returned as it is (no copy) when it is ASCII without upper-case letters.
+    static func lowercasedASCII(_ text: String) -> String {
+        let needsLowercasing = text.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.contains { $0 >= 0x80 || ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) }
+        }
+        return needsLowercasing == false ? text : text.lowercased()
     }
 
     /// Whether the scheme encrypts the connection.

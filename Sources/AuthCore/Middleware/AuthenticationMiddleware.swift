@@ -21,22 +21,27 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
     public func intercept(_ request: AuthRequest, next: @Sendable (AuthRequest) async throws -> AuthResponse) async throws -> AuthResponse {
         let strategy = session.strategy
         guard strategy.allowedHosts.allows(request) else { return try await next(request) }
-        let credential = try await session.credentialForRequest()
+        let credential: Strategy.Value
+        if let ready = session.readyCredential() {
+            credential = ready
+        } else {
+            credential = try await session.credentialForRequest()
+        }
         var authorized = request
         strategy.authorize(&authorized, with: credential)
         let response = try await next(authorized)
-        await observeDate(response)
+        observeDate(response)
         guard strategy.isAuthenticationFailure(response, for: authorized) else { return response }
         let fresh = try await session.renew(from: credential)
         var retry = request
         strategy.authorize(&retry, with: fresh)
         let second = try await next(retry)
-        await observeDate(second)
+        observeDate(second)
         return second
     }
 
-    private func observeDate(_ response: AuthResponse) async {
+    private func observeDate(_ response: AuthResponse) {
         guard let value = response.head.headerFields[.date], let date = HTTPDate.parse(value) else { return }
-        await session.observeServerDate(date, receivedAt: session.clock.now())
+        session.observeServerDate(date, receivedAt: session.clock.now())
     }
 }

@@ -39,13 +39,20 @@ public struct RedirectMiddleware: Middleware {
         var hops = 0
         while true {
             let response = try await next(current)
-            guard [301, 302, 303, 307, 308].contains(response.status.code),
+            guard Self.isRedirect(response.status.code),
                   let location = response.head.headerFields[.location] else { return response }
             hops += 1
             guard hops <= maxHops else {
                 throw AuthError(code: .redirect, message: "more than \(maxHops) redirects", status: response.status.code)
             }
             current = try hop(from: current, status: response.status.code, location: location)
+        }
+    }
+
+    static func isRedirect(_ status: Int) -> Bool {
+        switch status {
+        case 301, 302, 303, 307, 308: true
+        default: false
         }
     }
 

@@ -54,10 +54,12 @@ public struct RetryMiddleware: Middleware {
         clock.now().timeIntervalSince(start) + delay.seconds <= policy.totalBudget.seconds
     }
 
+    private static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
+
     /// Whether the request may be sent more than once.
     static func mayRetry(_ request: AuthRequest) -> Bool {
         if request.options.retryNonIdempotent { return true }
-        if request.head.headerFields[HTTPField.Name("Idempotency-Key")!] != nil { return true }
+        if request.head.headerFields[idempotencyKey] != nil { return true }
         switch request.head.method {
         case .get, .head, .options, .trace, .put, .delete: return true
         default: return false

@@ -1,5 +1,6 @@
 public import Foundation
 public import Logging
+import Synchronization
 
 /// The credential state of one account in this process: the current credential, the one
 /// renewal in flight, the renewal budget and a failure that needs a new sign-in.
@@ -23,12 +24,27 @@ public actor AccountSession<Strategy: AuthStrategy> {
     public nonisolated let events: AuthEvents
     nonisolated let logger: Logger
 
-    private var current: Strategy.Value?
-    private var loaded = false
-    private var inFlight: Task<Strategy.Value, any Error>?
+    private var current: Strategy.Value? { didSet { publish() } }
+    private var loaded = false { didSet { publish() } }
+    private var inFlight: Task<Strategy.Value, any Error>? { didSet { publish() } }
     private var renewalTimes: [Date] = []
-    private var failure: AuthError?
-    private var skew: TimeInterval = 0
+    private var failure: AuthError? { didSet { publish() } }
+
+    /// What a request may read without entering the actor: the credential while it is loaded,
+    /// no renewal is in flight and no failure is recorded (nil otherwise), and the clock skew.
+    /// Most requests find a valid credential here, so the common case costs a lock, not an
+    /// actor hop; everything else takes the isolated path.
+    private nonisolated let shared = Mutex(SharedState())
+
+    private struct SharedState: Sendable {
+        var ready: Strategy.Value?
+        var skew: TimeInterval = 0
+    }
+
+    private func publish() {
+        let ready = loaded && failure == nil && inFlight == nil ? current : nil
+        shared.withLock { $0.ready = ready }
+    }
 
     /// Creates a session; prefer ``RenewalCoordinator/session(for:strategy:)``.
     public init(account: AccountKey, strategy: Strategy, vault: CredentialVault, policy: RenewalPolicy = .init(), clock: any AuthClock = SystemClock(), events: AuthEvents = AuthEvents(), logger: Logger = Logger(label: "AuthKit")) {
@@ -42,10 +58,10 @@ public actor AccountSession<Strategy: AuthStrategy> {
     }
 
     /// The current time as the server sees it: the local clock plus the estimated skew.
-    public var serverNow: Date { clock.now().addingTimeInterval(skew) }
+    public nonisolated var serverNow: Date { clock.now().addingTimeInterval(clockSkew) }
 
     /// The estimated server clock minus the local clock, in seconds.
-    public var clockSkew: TimeInterval { skew }
+    public nonisolated var clockSkew: TimeInterval { shared.withLock { $0.skew } }
 
     /// Stores a new credential after a sign-in; clears a previous failure.
     public func signIn(_ credential: Strategy.Value) async throws {
@@ -68,38 +84,79 @@ public actor AccountSession<Strategy: AuthStrategy> {
     /// The credential to put on a request now, renewed first when it is due.
     /// - Throws: `AuthError` `.reauthenticationRequired` (fast, after a failure for good),
     ///   `.notSignedIn`, `.excessiveRenewal`, `.storage`, or a renewal error.
-    public func credentialForRequest() async throws -> Strategy.Value {
-        if let failure { throw failure }
-        if let inFlight { return try await inFlight.value }
-        if !loaded { try await load() }
-        guard let credential = current else { return try await renew(from: nil) }
-        if strategy.needsRenewal(credential, now: serverNow, leeway: policy.leeway) {
-            return try await renew(from: credential)
+    public nonisolated func credentialForRequest() async throws -> Strategy.Value {
+        if let ready = readyCredential() { return ready }
+        return try await planCredential().value
+    }
+
+    /// The loaded credential when it can be used as it is (not due for renewal, no renewal in
+    /// flight, no failure recorded), read without entering the actor; nil otherwise.
+    ///
+    /// Specialized for ``BearerStrategy``: requests reach this through `any Middleware`, so it
+    /// runs as unspecialized generic code that would look up type metadata on every call.
+    @_specialize(where Strategy == BearerStrategy)
+    nonisolated func readyCredential() -> Strategy.Value? {
+        shared.withLock { state in
+            guard let ready = state.ready,
+                  !strategy.needsRenewal(ready, now: clock.now().addingTimeInterval(state.skew), leeway: policy.leeway) else { return nil }
+            return ready
         }
-        return credential
     }
 
     /// A credential newer than `stale`: the current one if it already differs, else a renewed one.
     /// Concurrent callers share one renewal.
-    public func renew(from stale: Strategy.Value?) async throws -> Strategy.Value {
+    public nonisolated func renew(from stale: Strategy.Value?) async throws -> Strategy.Value {
+        try await planRenewal(from: stale).value
+    }
+
+    /// A credential to use now, or the renewal to wait for.
+    ///
+    /// The actor only decides; callers wait for a renewal outside it (``Plan/value``), so when
+    /// a renewal finishes, its many waiters resume in parallel instead of one by one on the actor.
+    private enum Plan: Sendable {
+        case use(Strategy.Value)
+        case wait(Task<Strategy.Value, any Error>)
+
+        var value: Strategy.Value {
+            get async throws {
+                switch self {
+                case .use(let credential): credential
+                case .wait(let renewal): try await renewal.value
+                }
+            }
+        }
+    }
+
+    private func planCredential() async throws -> Plan {
         if let failure { throw failure }
-        if let inFlight { return try await inFlight.value }
+        if let inFlight { return .wait(inFlight) }
+        if !loaded { try await load() }
+        guard let credential = current else { return try planRenewal(from: nil) }
+        if strategy.needsRenewal(credential, now: serverNow, leeway: policy.leeway) {
+            return try planRenewal(from: credential)
+        }
+        return .use(credential)
+    }
+
+    private func planRenewal(from stale: Strategy.Value?) throws -> Plan {
+        if let failure { throw failure }
+        if let inFlight { return .wait(inFlight) }
         if let current, current != stale, !strategy.needsRenewal(current, now: serverNow, leeway: policy.leeway) {
-            return current
+            return .use(current)
         }
         try reserveRenewal()
         let now = serverNow
         let task = Task { () throws -> Strategy.Value in
             do {
                 let renewed = try await self.performRenewal(from: stale, now: now)
-                await self.finishRenewal(renewed)
+                self.finishRenewal(renewed)
                 return renewed
             } catch {
-                throw await self.failRenewal(error)
+                throw self.failRenewal(error)
             }
         }
         inFlight = task
-        return try await task.value
+        return .wait(task)
     }
 
     private func finishRenewal(_ renewed: Strategy.Value) {
@@ -134,9 +191,10 @@ public actor AccountSession<Strategy: AuthStrategy> {
     }
 
     /// Records the server's `Date` header to estimate clock skew.
-    public func observeServerDate(_ date: Date, receivedAt local: Date) {
+    public nonisolated func observeServerDate(_ date: Date, receivedAt local: Date) {
         let estimate = date.timeIntervalSince(local)
-        skew = abs(estimate) >= policy.skewThreshold.seconds ? estimate : 0
+        let skew = abs(estimate) >= policy.skewThreshold.seconds ? estimate : 0
+        shared.withLock { $0.skew = skew }
     }
 
     private func load() async throws {

@@ -42,7 +42,7 @@ public struct AllowedHosts: Sendable, Equatable {
         }
 
         func matches(_ origin: Origin) -> Bool {
-            let hostMatches = subdomains ? (origin.host.hasSuffix(host) && origin.host.count > host.count) : origin.host == host
+            let hostMatches = subdomains ? (origin.host.hasSuffix(host) && origin.host.utf8.count > host.utf8.count) : origin.host == host
             guard hostMatches else { return false }
             switch port {
             case .any: return true

@@ -8,7 +8,7 @@ import GRDB
 /// name that is not UTF-8 is reported as `.corrupted` (with the record's key) instead of being
 /// guessed at, and the row is left in place for inspection.
 enum RecordCodec {
-    /// The SQL columns read by ``envelope(from:key:)``, in order.
+    /// The SQL columns `RecordReader` decodes, in order.
     static let envelopeColumns = "kind, format_version, payload, updated_at, expires_at"
 
     /// A name as the BLOB the schema stores: its UTF-8 bytes.
@@ -35,28 +35,6 @@ enum RecordCodec {
         ]
     }
 
-    /// The envelope stored in `row` (columns ``envelopeColumns``).
-    /// - Throws: `.corrupted` naming `key` when a column does not hold what the schema says.
-    static func envelope(from row: Row, key: CredentialKey, path: String) throws -> Envelope {
-        let values = Array(row.databaseValues)
-        guard values.count == 5 else { throw corrupted("it has \(values.count) columns instead of 5", key, path) }
-        guard let kind = text(values[0]) else { throw corrupted("its kind is not UTF-8 text", key, path) }
-        guard case .int64(let rawVersion) = values[1].storage, let formatVersion = Int(exactly: rawVersion) else {
-            throw corrupted("its format_version is not an integer", key, path)
-        }
-        guard case .blob(let payload) = values[2].storage else { throw corrupted("its payload is not a BLOB", key, path) }
-        guard let updatedAt = date(values[3]) else { throw corrupted("its updated_at is not a number", key, path) }
-        let expiresAt: Date?
-        if values[4].isNull {
-            expiresAt = nil
-        } else if let date = date(values[4]) {
-            expiresAt = date
-        } else {
-            throw corrupted("its expires_at is not a number", key, path)
-        }
-        return Envelope(formatVersion: formatVersion, kind: kind, payload: payload, updatedAt: updatedAt, expiresAt: expiresAt)
-    }
-
     /// A stored name: a UTF-8 BLOB (or TEXT, if another tool wrote one).
     static func text(_ value: DatabaseValue) -> String? {
         switch value.storage {
@@ -78,15 +56,7 @@ enum RecordCodec {
         .sorted()
     }
 
-    private static func date(_ value: DatabaseValue) -> Date? {
-        switch value.storage {
-        case .double(let seconds) where seconds.isFinite: Date(timeIntervalSinceReferenceDate: seconds)
-        case .int64(let seconds): Date(timeIntervalSinceReferenceDate: TimeInterval(seconds))
-        default: nil
-        }
-    }
-
-    private static func corrupted(_ reason: String, _ key: CredentialKey, _ path: String) -> CredentialStoreError {
+    static func corrupted(_ reason: String, _ key: CredentialKey, _ path: String) -> CredentialStoreError {
         .corrupted("the stored record cannot be decoded: \(reason); it was left in place", key: key, path: path)
     }
 }

@@ -23,8 +23,16 @@ extension SQLiteCredentialStore {
     ///   `.unavailable` when the file stays locked past the busy timeout; `.invalidArgument` for
     ///   options out of range (a negative timeout, a lease under 30 ms); `.io` otherwise.
     public static func open(at path: String, options: SQLiteStoreOptions = SQLiteStoreOptions()) async throws -> SQLiteCredentialStore {
-        let pool = try await BlockingWork.run { try openPool(at: path, options: options) }
-        return SQLiteCredentialStore(path: path, options: options, pool: pool)
+        let (pool, reader) = try await BlockingWork.run {
+            let pool = try openPool(at: path, options: options)
+            do {
+                return (pool, try RecordReader(path: path, busyTimeout: options.busyTimeout))
+            } catch {
+                try? pool.close()
+                throw SQLiteErrors.translate(error, operation: "opening the store", path: path)
+            }
+        }
+        return SQLiteCredentialStore(path: path, options: options, pool: pool, reader: reader)
     }
 
     /// Checkpoints the WAL into the database file (when no other process is reading it) and
@@ -35,9 +43,11 @@ extension SQLiteCredentialStore {
     /// `-wal` file when no other process has the database open.
     public func close() async throws {
         let pool = pool
+        let reader = reader
         let path = path
         try await BlockingWork.run {
             do {
+                reader.close()
                 // Best effort: another process reading the file can keep the WAL from being emptied.
                 _ = try? pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
                 pool.releaseMemory()

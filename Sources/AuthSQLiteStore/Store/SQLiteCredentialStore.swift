@@ -28,27 +28,33 @@ public final class SQLiteCredentialStore: CredentialStore, RefreshLocking {
     public let options: SQLiteStoreOptions
 
     let pool: DatabasePool
+    /// A read-only connection of its own for ``get(_:)``.
+    let reader: RecordReader
     /// In-process serialisation of refresh locks, taken before the cross-process lease.
     let locks = AccountLocks()
     /// Identifies this store instance in lease rows (with a per-acquisition suffix).
     let instanceID = UUID().uuidString
 
-    init(path: String, options: SQLiteStoreOptions, pool: DatabasePool) {
+    init(path: String, options: SQLiteStoreOptions, pool: DatabasePool, reader: RecordReader) {
         self.path = path
         self.options = options
         self.pool = pool
+        self.reader = reader
     }
+
+    static let selectRecord = "SELECT \(RecordCodec.envelopeColumns) FROM credential_record WHERE namespace = ? AND account = ? AND item = ?"
 
     /// The record at `key`, or nil when there is none.
     /// - Throws: `.corrupted` (with `key`) when the stored row cannot be decoded; `.unavailable`.
+    ///
+    /// Runs on the calling thread, on a read-only connection of its own (see `RecordReader`):
+    /// in a WAL database a lookup does not wait for writers, and it sees every write committed
+    /// before it began.
     public func get(_ key: CredentialKey) async throws -> Envelope? {
-        let path = path
-        return try await perform("reading a record", key: key) {
-            try await pool.read { db in
-                let sql = "SELECT \(RecordCodec.envelopeColumns) FROM credential_record WHERE namespace = ? AND account = ? AND item = ?"
-                guard let row = try Row.fetchOne(db, sql: sql, arguments: RecordCodec.arguments(key)) else { return nil }
-                return try RecordCodec.envelope(from: row, key: key, path: path)
-            }
+        do {
+            return try reader.get(key)
+        } catch {
+            throw SQLiteErrors.translate(error, operation: "reading a record", path: path, key: key)
         }
     }
 
