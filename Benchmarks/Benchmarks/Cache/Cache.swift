@@ -38,14 +38,7 @@ func residentBytes() throws -> Int {
 }
 
 let benchmarks: @Sendable () -> Void = {
-    let perRequest = Benchmark.Configuration(
-        metrics: CPUTime.metrics,
-        timeUnits: .nanoseconds,
-        warmupIterations: 5,
-        scalingFactor: .kilo,
-        maxDuration: .seconds(3),
-        maxIterations: 2_000
-    )
+    let perRequest = Benchmark.Configuration.suite(.nanoseconds, scaling: .kilo, warmup: 5, maxDuration: .seconds(3), maxIterations: 2_000)
     var perRequestPaired = perRequest
     perRequestPaired.metrics = Paired.metrics
 

@@ -40,14 +40,7 @@ func makeTable() -> [String: [String]] {
 }
 
 let benchmarks: @Sendable () -> Void = {
-    let configuration = Benchmark.Configuration(
-        metrics: CPUTime.metrics,
-        timeUnits: .nanoseconds,
-        warmupIterations: 5,
-        scalingFactor: .kilo,
-        maxDuration: .seconds(3),
-        maxIterations: 2_000
-    )
+    let configuration = Benchmark.Configuration.suite(.nanoseconds, scaling: .kilo, warmup: 5, maxDuration: .seconds(3), maxIterations: 2_000)
 
     var paired = configuration
     paired.metrics = Paired.metrics

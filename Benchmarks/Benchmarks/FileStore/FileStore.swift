@@ -52,22 +52,8 @@ func removeStores() async throws {
 }
 
 let benchmarks: @Sendable () -> Void = {
-    let getConfiguration = Benchmark.Configuration(
-        metrics: CPUTime.metrics,
-        timeUnits: .nanoseconds,
-        warmupIterations: 3,
-        scalingFactor: .kilo,
-        maxDuration: .seconds(3),
-        maxIterations: 1_000
-    )
-    let putConfiguration = Benchmark.Configuration(
-        metrics: CPUTime.metrics,
-        timeUnits: .microseconds,
-        warmupIterations: 20,
-        scalingFactor: .one,
-        maxDuration: .seconds(3),
-        maxIterations: 5_000
-    )
+    let getConfiguration = Benchmark.Configuration.suite(.nanoseconds, scaling: .kilo, warmup: 3, maxDuration: .seconds(3), maxIterations: 1_000)
+    let putConfiguration = Benchmark.Configuration.suite(.microseconds, scaling: .one, warmup: 20, maxDuration: .seconds(3), maxIterations: 5_000)
 
     var getPaired = getConfiguration
     getPaired.metrics = Paired.metrics

@@ -55,14 +55,7 @@ func makeRequest() throws -> AuthRequest {
 }
 
 let benchmarks: @Sendable () -> Void = {
-    let perRequest = Benchmark.Configuration(
-        metrics: CPUTime.metrics,
-        timeUnits: .nanoseconds,
-        warmupIterations: 5,
-        scalingFactor: .kilo,
-        maxDuration: .seconds(3),
-        maxIterations: 2_000
-    )
+    let perRequest = Benchmark.Configuration.suite(.nanoseconds, scaling: .kilo, warmup: 5, maxDuration: .seconds(3), maxIterations: 2_000)
 
     Benchmark("noop transport send (baseline)", configuration: perRequest) { benchmark in
         let request = try makeRequest()
@@ -93,14 +86,7 @@ let benchmarks: @Sendable () -> Void = {
             expiresAt: Date().addingTimeInterval(6 * 3600)))
     }
 
-    let perStorm = Benchmark.Configuration(
-        metrics: CPUTime.metrics,
-        timeUnits: .microseconds,
-        warmupIterations: 3,
-        scalingFactor: .one,
-        maxDuration: .seconds(4),
-        maxIterations: 150
-    )
+    let perStorm = Benchmark.Configuration.suite(.microseconds, scaling: .one, warmup: 3, maxDuration: .seconds(4), maxIterations: 150)
 
     Benchmark("noop sends x1000, task group (baseline)", configuration: perStorm) { benchmark in
         let request = try makeRequest()

@@ -44,14 +44,7 @@ func counterMessage() throws -> [UInt8] {
 }
 
 let benchmarks: @Sendable () -> Void = {
-    let configuration = Benchmark.Configuration(
-        metrics: CPUTime.metrics,
-        timeUnits: .nanoseconds,
-        warmupIterations: 5,
-        scalingFactor: .kilo,
-        maxDuration: .seconds(2),
-        maxIterations: 2_000
-    )
+    let configuration = Benchmark.Configuration.suite(.nanoseconds, scaling: .kilo, warmup: 5, maxDuration: .seconds(2), maxIterations: 2_000)
 
     var paired = configuration
     paired.metrics = Paired.metrics

@@ -31,19 +31,25 @@ public actor AccountSession<Strategy: AuthStrategy> {
     private var failure: AuthError? { didSet { publish() } }
 
     /// What a request may read without entering the actor: the credential while it is loaded,
-    /// no renewal is in flight and no failure is recorded (nil otherwise), and the clock skew.
-    /// Most requests find a valid credential here, so the common case costs a lock, not an
-    /// actor hop; everything else takes the isolated path.
+    /// no renewal is in flight and no failure is recorded (nil otherwise), the renewal in flight
+    /// (while no failure is recorded), and the clock skew. Most requests find a valid credential
+    /// here, and requests arriving during a renewal find the renewal to wait for, so neither
+    /// costs an actor hop; everything else takes the isolated path.
     private nonisolated let shared = Mutex(SharedState())
 
     private struct SharedState: Sendable {
         var ready: Strategy.Value?
+        var renewal: Task<Strategy.Value, any Error>?
         var skew: TimeInterval = 0
     }
 
     private func publish() {
         let ready = loaded && failure == nil && inFlight == nil ? current : nil
-        shared.withLock { $0.ready = ready }
+        let renewal = failure == nil ? inFlight : nil
+        shared.withLock { state in
+            state.ready = ready
+            state.renewal = renewal
+        }
     }
 
     /// Creates a session; prefer ``RenewalCoordinator/session(for:strategy:)``.
@@ -86,6 +92,7 @@ public actor AccountSession<Strategy: AuthStrategy> {
     ///   `.notSignedIn`, `.excessiveRenewal`, `.storage`, or a renewal error.
     public nonisolated func credentialForRequest() async throws -> Strategy.Value {
         if let ready = readyCredential() { return ready }
+        if let renewal = shared.withLock({ $0.renewal }) { return try await renewal.value }
         return try await planCredential().value
     }
 
