@@ -101,4 +101,22 @@ import Testing
             #expect(!text.contains("SESSION-TOKEN-VALUE"))
         }
     }
+
+    @Test func aReusedSignerSignsEachDayAsAFreshSignerDoes() throws {
+        let configuration = SigV4Configuration(region: "us-east-1", service: "sts")
+        let reused = SigV4Signer(credentials: Self.docCredentials, configuration: configuration)
+        let request = try AuthRequest(method: .get, url: #require(URL(string: "https://sts.amazonaws.com/?Action=GetCallerIdentity")))
+        let days = [Self.docDate, Self.docDate.addingTimeInterval(86_400), Self.docDate.addingTimeInterval(3_600), Self.docDate]
+        for date in days {
+            let fresh = SigV4Signer(credentials: Self.docCredentials, configuration: configuration)
+            let expected = try fresh.signature(for: request, at: date)
+            let actual = try reused.signature(for: request, at: date)
+            #expect(actual.signature == expected.signature)
+            #expect(actual.stringToSign == expected.stringToSign)
+        }
+        var dumped = ""
+        dump(reused, to: &dumped)
+        #expect(!dumped.contains("wJalrXUtnFEMI"))
+        #expect(!dumped.contains("SymmetricKey"))
+    }
 }

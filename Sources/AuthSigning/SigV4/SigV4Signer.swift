@@ -18,6 +18,7 @@ public struct SigV4Signer: RequestSigner, CustomStringConvertible {
     public let credentials: AWSCredentials
     /// Region, service and canonicalisation rules.
     public let configuration: SigV4Configuration
+    private let keyCache = SigV4KeyCache()
 
     static let amzDate = HTTPField.Name.literal("X-Amz-Date")
     static let securityToken = HTTPField.Name.literal("X-Amz-Security-Token")
@@ -105,10 +106,12 @@ public struct SigV4Signer: RequestSigner, CustomStringConvertible {
         let stringToSign = [
             Self.algorithm, time.basic, scope, Encoding.hex(SHA256.hash(data: Data(canonicalRequest.utf8))),
         ].joined(separator: "\n")
-        let key = SigV4SigningKey.derive(
-            secretAccessKey: credentials.secretAccessKey, day: time.day,
-            region: configuration.region, service: configuration.service
-        )
+        let key = keyCache.key(day: time.day) { day in
+            SigV4SigningKey.derive(
+                secretAccessKey: credentials.secretAccessKey, day: day,
+                region: configuration.region, service: configuration.service
+            )
+        }
         let signature = Encoding.hex(HMAC<SHA256>.authenticationCode(for: Data(stringToSign.utf8), using: key))
         return (canonicalRequest, stringToSign, signature, scope)
     }
