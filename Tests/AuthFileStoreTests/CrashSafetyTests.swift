@@ -1,5 +1,6 @@
 import AuthCore
 import AuthFileStore
+import AuthTesting
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -30,7 +31,7 @@ import Darwin
     }
 
     @Test func writerKilledTwentyTimesLeavesOnlyWrittenValues() async throws {
-        let helper = try #require(HelperProcess.executableURL(), "build the AuthFileStoreTestHelper product first")
+        let helper = try #require(try? PackageExecutable.url(named: "AuthFileStoreTestHelper", override: "AUTHFILESTORE_TEST_HELPER"), "build the AuthFileStoreTestHelper product first")
         try await TestFiles.withTemporaryFolder { folder in
             let directory = folder.appendingPathComponent("store")
             var acknowledged: [CredentialKey: Int] = [:]

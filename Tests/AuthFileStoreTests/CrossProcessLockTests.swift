@@ -1,5 +1,6 @@
 import AuthCore
 import AuthFileStore
+import AuthTesting
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
     static let counterKey = CredentialKey(namespace: "race", account: "shared", item: "counter")
 
     @Test func twoProcessesAndThisOneIncrementWithoutLosingAnUpdate() async throws {
-        let helper = try #require(HelperProcess.executableURL(), "build the AuthFileStoreTestHelper product first")
+        let helper = try #require(try? PackageExecutable.url(named: "AuthFileStoreTestHelper", override: "AUTHFILESTORE_TEST_HELPER"), "build the AuthFileStoreTestHelper product first")
         try await TestFiles.withTemporaryFolder { folder in
             let directory = folder.appendingPathComponent("store")
             let store = try FileCredentialStore(directory: directory)

@@ -1,6 +1,7 @@
 import AuthCore
 import AuthFileStore
 import AuthSQLiteStore
+import AuthTesting
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -45,7 +46,7 @@ import Darwin
             }
 
             // First run: killed once some thousands of records are done.
-            let first = try HelperProcess(arguments: ["move", storeDirectory.path, database, "100"])
+            let first = try HelperProcess(named: HelperProcess.migrationHelper.name, override: HelperProcess.migrationHelper.override, arguments: ["move", storeDirectory.path, database, "100"])
             let reached = await first.waitForProgress(atLeast: 2_000)
             first.killWithSIGKILL()
             let firstEnd = await first.waitForExit()
@@ -76,7 +77,7 @@ import Darwin
             #expect(movedBeforeKill >= 1_000, "only \(movedBeforeKill) records were moved before the kill")
             #expect(movedBeforeKill < Self.count, "the kill came after the move had finished")
             // Second run, to the end.
-            let second = try HelperProcess(arguments: ["move", storeDirectory.path, database, "1000"])
+            let second = try HelperProcess(named: HelperProcess.migrationHelper.name, override: HelperProcess.migrationHelper.override, arguments: ["move", storeDirectory.path, database, "1000"])
             let output = await second.remainingLines()
             let secondEnd = await second.waitForExit()
             #expect(secondEnd?.reason == .exit && secondEnd?.status == 0, "second run: \(String(describing: secondEnd)) \(output.suffix(3))")

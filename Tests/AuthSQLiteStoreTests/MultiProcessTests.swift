@@ -1,5 +1,6 @@
 import AuthCore
 import AuthSQLiteStore
+import AuthTesting
 import Foundation
 import Testing
 
@@ -13,7 +14,7 @@ import Testing
             let perProcess = 40, inProcess = 20
             // The three processes create and migrate the new file at the same time.
             let helpers = try (0..<2).map { _ in
-                try HelperProcess.Running(arguments: ["increment", path, "alice", String(perProcess), "2"])
+                try HelperProcess(named: "sqlite-store-helper", override: "AUTHKIT_SQLITE_HELPER", arguments: ["increment", path, "alice", String(perProcess), "2"])
             }
             let store = try await SQLiteCredentialStore.open(at: path)
             // This process takes part too, through the same lease.
@@ -32,9 +33,10 @@ import Testing
                 try await group.waitForAll()
             }
             for helper in helpers {
+                let output = await helper.remainingLines()
                 let exit = await helper.waitForExit()
-                #expect(exit.reason == .exit && exit.status == 0, "a helper failed with status \(exit.status)")
-                #expect(helper.remainingOutput().contains("done \(perProcess)"))
+                #expect(exit?.reason == .exit && exit?.status == 0, "a helper failed: \(String(describing: exit))")
+                #expect(output.contains { $0.contains("done \(perProcess)") })
             }
             let counter = try await store.get(key).flatMap { Int(String(decoding: $0.payload, as: UTF8.self)) }
             #expect(counter == 2 * perProcess + inProcess, "increments were lost: the lease did not exclude")
@@ -47,13 +49,13 @@ import Testing
             let account = AccountKey(namespace: "crash", account: "writer")
             var recordsSeen = 0
             for round in 0..<20 {
-                let writer = try HelperProcess.Running(arguments: ["write-loop", path])
+                let writer = try HelperProcess(named: "sqlite-store-helper", override: "AUTHKIT_SQLITE_HELPER", arguments: ["write-loop", path])
                 let ready = await writer.waitForLine("ready")
                 #expect(ready, "round \(round): the writer did not start")
                 try await Task.sleep(for: .milliseconds(Int.random(in: 1...40)))
-                kill(writer.process.processIdentifier, SIGKILL)
+                writer.killWithSIGKILL()
                 let exit = await writer.waitForExit()
-                #expect(exit.reason == .uncaughtSignal && exit.status == SIGKILL, "round \(round): the writer was not killed")
+                #expect(exit?.reason == .uncaughtSignal && exit?.status == SIGKILL, "round \(round): the writer was not killed")
 
                 let store = try await SQLiteCredentialStore.open(at: path)
                 var batchSeqs: Set<UInt64> = []
