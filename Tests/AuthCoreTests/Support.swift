@@ -73,23 +73,3 @@ func client<S: AuthStrategy>(_ session: AccountSession<S>, transport: any Transp
     AuthClient(transport: transport, middlewares: more + [AuthenticationMiddleware(session: session)])
 }
 
-/// Collects events from a stream into an array, in the background.
-final class EventRecorder: Sendable {
-    final class Box: Sendable { let events = Mutex<[AuthEvent]>([]) }
-    private let box = Box()
-    init(_ source: AuthEvents) {
-        let stream = source.stream()
-        let box = self.box
-        Task { for await event in stream { box.events.withLock { $0.append(event) } } }
-    }
-    /// Waits (bounded) until `predicate` holds for the recorded events, then returns them.
-    func waitFor(_ predicate: ([AuthEvent]) -> Bool) async -> [AuthEvent] {
-        for _ in 0..<200 {
-            let current = all
-            if predicate(current) { return current }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return all
-    }
-    var all: [AuthEvent] { box.events.withLock { $0 } }
-}

@@ -10,6 +10,7 @@ import Testing
         "UPDATE credential_record SET format_version = 'three'",
         "UPDATE credential_record SET updated_at = x'00'",
         "UPDATE credential_record SET kind = x'ff'",
+        "UPDATE credential_record SET expires_at = 'tomorrow'",
     ])
     func aRecordThatCannotBeDecodedIsCorruptedWithItsKeyAndStaysInPlace(damage: String) async throws {
         try await TestSupport.withTemporaryDirectory { directory in
@@ -31,6 +32,23 @@ import Testing
             #expect(try await store.accounts(in: "n") == ["alice", "bob"], "the damaged record was dropped")
             let error2 = await TestSupport.storeError { _ = try await store.get(bad) }
             #expect(error2?.code == .corrupted, "the damaged record was removed after being reported")
+        }
+    }
+
+    @Test func aClosedStoreFailsReadsWithIOAndKeepsTheRecords() async throws {
+        try await TestSupport.withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("closed.sqlite").path
+            let key = CredentialKey(namespace: "n", account: "alice", item: "credential")
+            let store = try await SQLiteCredentialStore.open(at: path)
+            try await store.put(TestSupport.envelope("a"), for: key)
+            try await store.close()
+
+            let error = await TestSupport.storeError { _ = try await store.get(key) }
+            #expect(error?.code == .io)
+            #expect(error?.key == key)
+            let reopened = try await SQLiteCredentialStore.open(at: path)
+            #expect(try await reopened.get(key)?.payload == Data("a".utf8))
+            try await reopened.close()
         }
     }
 }

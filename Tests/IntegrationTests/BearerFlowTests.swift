@@ -3,7 +3,6 @@ import AuthTestServer
 import AuthTesting
 import Foundation
 import HTTPTypes
-import Synchronization
 import Testing
 
 @Suite struct BearerFlowTests {
@@ -48,7 +47,7 @@ import Testing
     @Test func revokedRefreshTokenRequiresReauthenticationAndFailsFast() async throws {
         try await Harness.run { h in
             let container = h.container()
-            let recorder = EventLog(container[AuthEventsKey.self])
+            let recorder = EventRecorder(container[AuthEventsKey.self])
             let alice = try await h.signedInClient("alice", container: container)
             _ = await h.server.revokeRefreshTokens(username: "alice")
             h.server.clock.advance(by: 301)
@@ -89,21 +88,3 @@ import Testing
     }
 }
 
-/// Follows an event stream in the background.
-final class EventLog: Sendable {
-    final class Box: Sendable { let events = Mutex<[AuthEvent]>([]) }
-    private let box = Box()
-    init(_ source: AuthEvents) {
-        let stream = source.stream()
-        let box = self.box
-        Task { for await event in stream { box.events.withLock { $0.append(event) } } }
-    }
-    func waitFor(_ predicate: ([AuthEvent]) -> Bool) async -> [AuthEvent] {
-        for _ in 0..<400 {
-            let events = box.events.withLock { $0 }
-            if predicate(events) { return events }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return box.events.withLock { $0 }
-    }
-}

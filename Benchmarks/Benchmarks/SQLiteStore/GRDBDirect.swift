@@ -7,6 +7,7 @@ import GRDB
 /// pool is configured as `SQLiteCredentialStore.open` configures its own (WAL, 4 readers,
 /// `synchronous = FULL`).
 enum GRDBDirect {
+    /// The store's two statements, shared with the raw baseline (`RawSQLite`).
     static let select = """
         SELECT kind, format_version, payload, updated_at, expires_at FROM credential_record \
         WHERE namespace = ? AND account = ? AND item = ?

@@ -30,19 +30,8 @@ final class RawSQLite {
         sqlite3_busy_timeout(db, 5_000)
         try Self.exec(db, "PRAGMA journal_mode = WAL")
         try Self.exec(db, "PRAGMA synchronous = FULL")
-        select = try Self.prepare(db, """
-            SELECT kind, format_version, payload, updated_at, expires_at FROM credential_record \
-            WHERE namespace = ? AND account = ? AND item = ?
-            """)
-        upsert = try Self.prepare(db, """
-            INSERT INTO credential_record
-                (namespace, account, item, kind, format_version, payload, updated_at, expires_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (namespace, account, item) DO UPDATE SET
-                kind = excluded.kind, format_version = excluded.format_version,
-                payload = excluded.payload, updated_at = excluded.updated_at,
-                expires_at = excluded.expires_at
-            """)
+        select = try Self.prepare(db, GRDBDirect.select)
+        upsert = try Self.prepare(db, GRDBDirect.upsert)
         begin = try Self.prepare(db, "BEGIN IMMEDIATE")
         commit = try Self.prepare(db, "COMMIT")
     }

@@ -49,38 +49,23 @@ let benchmarks: @Sendable () -> Void = {
     var paired = configuration
     paired.metrics = Paired.metrics
 
-    Benchmark("TOTP.verify window 1, code = last candidate", configuration: paired) { (benchmark: Benchmark, setup: (TOTPFixture, [UInt8])) in
-        let (fixture, message) = setup
-        let key = SymmetricKey(data: secretBytes)
-        // Paired baseline: the bare HMAC; the paired ratio divides by 3 HMACs, one per candidate.
-        Paired.measure(benchmark, baseline: {
-            for _ in benchmark.scaledIterations {
-                blackHole(HMAC<Insecure.SHA1>.authenticationCode(for: identity(message), using: key))
-            }
-        }, subject: {
-            for _ in benchmark.scaledIterations {
-                blackHole(fixture.totp.verify(identity(fixture.code), at: identity(instant), window: 1))
-            }
-        }, denominator: { 3 * $0 })
-    } setup: {
-        (try makeFixture(matching: true), try counterMessage())
-    }
-
-    Benchmark("TOTP.verify window 1, code matches none", configuration: paired) { (benchmark: Benchmark, setup: (TOTPFixture, [UInt8])) in
-        let (fixture, message) = setup
-        let key = SymmetricKey(data: secretBytes)
-        // Paired baseline: the bare HMAC; the paired ratio divides by 3 HMACs, one per candidate.
-        Paired.measure(benchmark, baseline: {
-            for _ in benchmark.scaledIterations {
-                blackHole(HMAC<Insecure.SHA1>.authenticationCode(for: identity(message), using: key))
-            }
-        }, subject: {
-            for _ in benchmark.scaledIterations {
-                blackHole(fixture.totp.verify(identity(fixture.code), at: identity(instant), window: 1))
-            }
-        }, denominator: { 3 * $0 })
-    } setup: {
-        (try makeFixture(matching: false), try counterMessage())
+    for (name, matching) in [("code = last candidate", true), ("code matches none", false)] {
+        Benchmark("TOTP.verify window 1, \(name)", configuration: paired) { (benchmark: Benchmark, setup: (TOTPFixture, [UInt8])) in
+            let (fixture, message) = setup
+            let key = SymmetricKey(data: secretBytes)
+            // Paired baseline: the bare HMAC; the paired ratio divides by 3 HMACs, one per candidate.
+            Paired.measure(benchmark, baseline: {
+                for _ in benchmark.scaledIterations {
+                    blackHole(HMAC<Insecure.SHA1>.authenticationCode(for: identity(message), using: key))
+                }
+            }, subject: {
+                for _ in benchmark.scaledIterations {
+                    blackHole(fixture.totp.verify(identity(fixture.code), at: identity(instant), window: 1))
+                }
+            }, denominator: { 3 * $0 })
+        } setup: {
+            (try makeFixture(matching: matching), try counterMessage())
+        }
     }
 
     Benchmark("HMAC-SHA1 authenticationCode, 8 bytes, prepared key (baseline)", configuration: configuration) { benchmark, message in

@@ -5,8 +5,7 @@ extension StoreMigration {
     /// - Throws: Only errors that stop the whole run (store unavailable, cancellation).
     func migrate(_ key: CredentialKey, dryRun: Bool, report: inout MigrationReport) async throws -> RecordOutcome {
         func skip(_ stage: SkippedRecord.Stage, _ error: any Error) throws -> RecordOutcome {
-            if StoreWalker.isFatal(error) { throw error }
-            report.skipped.append(.failure(key, stage, error))
+            try StoreWalker.skip(key, at: stage, error, in: &report.skipped)
             return .skipped
         }
         let original: Envelope
@@ -68,8 +67,7 @@ extension StoreMigration {
             report.removedFromSource.append(key)
             return true
         } catch {
-            if StoreWalker.isFatal(error) { throw error }
-            report.skipped.append(.failure(key, .removingSource, error))
+            try StoreWalker.skip(key, at: .removingSource, error, in: &report.skipped)
             return false
         }
     }

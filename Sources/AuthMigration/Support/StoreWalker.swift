@@ -17,6 +17,24 @@ enum StoreWalker {
         return keys
     }
 
+    /// Reads the record at `key`. A failure that concerns only this record is added to
+    /// `skipped` (stage `.readingSource`) and gives nil, as a missing record does.
+    /// - Throws: Only errors that stop the whole run (``isFatal(_:)``).
+    static func read(_ key: CredentialKey, from store: any CredentialStore, skipped: inout [SkippedRecord]) async throws -> Envelope? {
+        do {
+            return try await store.get(key)
+        } catch {
+            try skip(key, at: .readingSource, error, in: &skipped)
+            return nil
+        }
+    }
+
+    /// Adds a failure that concerns only `key` to `skipped`, or rethrows one that stops the run.
+    static func skip(_ key: CredentialKey, at stage: SkippedRecord.Stage, _ error: any Error, in skipped: inout [SkippedRecord]) throws {
+        if isFatal(error) { throw error }
+        skipped.append(.failure(key, stage, error))
+    }
+
     /// Whether an error means the whole store cannot be used now, so going on would be pointless.
     static func isFatal(_ error: any Error) -> Bool {
         if error is CancellationError { return true }

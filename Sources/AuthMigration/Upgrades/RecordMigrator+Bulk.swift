@@ -39,15 +39,7 @@ extension RecordMigrator {
         for (index, key) in keys.enumerated() {
             try Task.checkCancellation()
             defer { progress(index + 1, keys.count) }
-            let envelope: Envelope?
-            do {
-                envelope = try await store.get(key)
-            } catch {
-                if StoreWalker.isFatal(error) { throw error }
-                report.skipped.append(.failure(key, .readingSource, error))
-                continue
-            }
-            guard let envelope else { continue }
+            guard let envelope = try await StoreWalker.read(key, from: store, skipped: &report.skipped) else { continue }
             guard let type = byKind[envelope.kind] else {
                 report.otherKinds += 1
                 continue
@@ -64,8 +56,7 @@ extension RecordMigrator {
                 try await Self.load(type, from: vault, at: key)
                 report.upgraded.append(key)
             } catch {
-                if StoreWalker.isFatal(error) { throw error }
-                report.skipped.append(.failure(key, .upgrading, error))
+                try StoreWalker.skip(key, at: .upgrading, error, in: &report.skipped)
             }
         }
         return report
@@ -88,15 +79,7 @@ extension RecordMigrator {
         var report = UpgradeReport()
         for key in try await StoreWalker.keys(of: store) {
             try Task.checkCancellation()
-            let envelope: Envelope?
-            do {
-                envelope = try await store.get(key)
-            } catch {
-                if StoreWalker.isFatal(error) { throw error }
-                report.skipped.append(.failure(key, .readingSource, error))
-                continue
-            }
-            guard let envelope else { continue }
+            guard let envelope = try await StoreWalker.read(key, from: store, skipped: &report.skipped) else { continue }
             do {
                 guard wanted.contains(envelope.kind) else {
                     report.otherKinds += 1
@@ -115,8 +98,7 @@ extension RecordMigrator {
                 try await store.put(upgraded, for: key)
                 report.upgraded.append(key)
             } catch {
-                if StoreWalker.isFatal(error) { throw error }
-                report.skipped.append(.failure(key, .upgrading, error))
+                try StoreWalker.skip(key, at: .upgrading, error, in: &report.skipped)
             }
         }
         return report

@@ -68,17 +68,22 @@ final class RecordReader: Sendable {
                 sqlite3_reset(select)
                 sqlite3_clear_bindings(select)
             }
-            for (index, name) in [key.namespace, key.account, key.item].enumerated() {
-                var name = name
-                name.withUTF8 { bytes in
-                    _ = sqlite3_bind_blob(select, Int32(index + 1), bytes.baseAddress, Int32(bytes.count), Self.transient)
-                }
-            }
+            Self.bind(key.namespace, 1, select)
+            Self.bind(key.account, 2, select)
+            Self.bind(key.item, 3, select)
             switch sqlite3_step(select) {
             case SQLITE_DONE: return nil
             case SQLITE_ROW: return try decode(select, key: key)
             case let code: throw Self.error(db, code: code)
             }
+        }
+    }
+
+    /// Binds a name as the UTF-8 BLOB the schema stores.
+    private static func bind(_ name: String, _ index: Int32, _ statement: OpaquePointer) {
+        var name = name
+        name.withUTF8 { bytes in
+            _ = sqlite3_bind_blob(statement, index, bytes.baseAddress, Int32(bytes.count), transient)
         }
     }
 
