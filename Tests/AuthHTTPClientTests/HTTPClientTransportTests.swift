@@ -42,7 +42,7 @@ import Testing
     @Test func refusedConnectionIsATypedTransportError() async throws {
         // Bind a port, then close it, so nothing listens there.
         let port = try await EchoServer.withRunning { base in base.port ?? 0 }
-        try await HTTPClientTransport.withTransport { transport in
+        _ = try await HTTPClientTransport.withTransport { transport in
             await #expect { try await transport.send(AuthRequest(method: .get, url: URL(string: "http://127.0.0.1:\(port)/echo")!)) } throws: { error in
                 guard let error = error as? AuthError else { return false }
                 return error.code == .transport && error.message.contains("127.0.0.1")

@@ -11,9 +11,9 @@ extension CacheMiddleware {
     /// With a validator the request becomes conditional: a `304` refreshes the entry and the
     /// caller gets the stored body. A full response replaces the entry. A server failure or a
     /// transport error is answered with the entry when its stale-if-error window allows.
-    func revalidate(
+    nonisolated(nonsending) func revalidate(
         _ request: AuthRequest, entry: CachedResponse, key: CacheEntryKey, ticket: ResponseCache.Ticket,
-        next: @Sendable (AuthRequest) async throws -> AuthResponse
+        next: Next
     ) async throws -> AuthResponse {
         var conditional = request
         if let etag = entry.etag { conditional.head.headerFields[.ifNoneMatch] = etag }

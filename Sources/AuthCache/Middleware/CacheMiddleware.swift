@@ -49,10 +49,7 @@ public struct CacheMiddleware: Middleware {
     }
 
     /// Answers from the cache, revalidates, or forwards and stores.
-    public func intercept(
-        _ request: AuthRequest,
-        next: @Sendable (AuthRequest) async throws -> AuthResponse
-    ) async throws -> AuthResponse {
+    public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
         let method = request.head.method
         guard method == .get || method == .head else { return try await forwardUnsafe(request, next: next) }
         guard request.body.isEmpty, !Self.bypasses(request.head), let key = CacheEntryKey(account: account, request: request.head) else {
@@ -79,7 +76,7 @@ public struct CacheMiddleware: Middleware {
     }
 
     /// Sends a request no entry answers and stores the response when allowed.
-    private func fetch(_ request: AuthRequest, key: CacheEntryKey, ticket: ResponseCache.Ticket, next: @Sendable (AuthRequest) async throws -> AuthResponse) async throws -> AuthResponse {
+    private nonisolated(nonsending) func fetch(_ request: AuthRequest, key: CacheEntryKey, ticket: ResponseCache.Ticket, next: Next) async throws -> AuthResponse {
         let requestTime = clock.now()
         let response = try await next(request)
         keep(response, for: request, key: key, requestTime: requestTime, ticket: ticket)
@@ -97,7 +94,7 @@ public struct CacheMiddleware: Middleware {
 
     /// Forwards a request with another method; a success invalidates the URL's stored responses
     /// (RFC 9111 §4.4).
-    private func forwardUnsafe(_ request: AuthRequest, next: @Sendable (AuthRequest) async throws -> AuthResponse) async throws -> AuthResponse {
+    private nonisolated(nonsending) func forwardUnsafe(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
         let response = try await next(request)
         let safe: Set<HTTPRequest.Method> = [.options, .trace, .connect]
         if !safe.contains(request.head.method), (200..<400).contains(response.status.code),

@@ -40,10 +40,7 @@ public struct CookieMiddleware: Middleware {
     }
 
     /// Attaches the `Cookie` header, sends the request, stores the response's cookies.
-    public func intercept(
-        _ request: AuthRequest,
-        next: @Sendable (AuthRequest) async throws -> AuthResponse
-    ) async throws -> AuthResponse {
+    public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
         guard let url = request.url else { return try await next(request) }
         var request = request
         if let header = cookieHeader(for: url, caller: request.head.headerFields[.cookie]) {

@@ -12,35 +12,33 @@ public struct AuthClient: Sendable {
     public let transport: any Transport
     /// The middlewares, outermost first.
     public let middlewares: [any Middleware]
+    /// The middlewares linked once, here, rather than on every request.
+    private let pipeline: PipelineLink
 
     /// Creates a client.
     public init(transport: any Transport, middlewares: [any Middleware] = []) {
         self.transport = transport
         self.middlewares = middlewares
+        self.pipeline = PipelineLink(middlewares, transport: transport)
     }
 
     /// Sends a request through every middleware and the transport.
-    public func send(_ request: AuthRequest) async throws -> AuthResponse {
-        try await run(request, from: 0)
-    }
-
-    @inline(__always)
-    private func run(_ request: AuthRequest, from index: Int) async throws -> AuthResponse {
-        guard index < middlewares.count else { return try await transport.send(request) }
-        return try await middlewares[index].intercept(request) { next in
-            try await self.run(next, from: index + 1)
-        }
+    ///
+    /// The pipeline runs on the caller's executor until something in it suspends (see
+    /// ``Middleware``).
+    public nonisolated(nonsending) func send(_ request: AuthRequest) async throws -> AuthResponse {
+        try await pipeline.send(request)
     }
 
     /// Sends a request built from its parts.
-    public func send(_ method: HTTPRequest.Method, _ url: URL, headerFields: HTTPFields = [:], body: Data = Data(), options: RequestOptions = .init()) async throws -> AuthResponse {
+    public nonisolated(nonsending) func send(_ method: HTTPRequest.Method, _ url: URL, headerFields: HTTPFields = [:], body: Data = Data(), options: RequestOptions = .init()) async throws -> AuthResponse {
         try await send(AuthRequest(method: method, url: url, headerFields: headerFields, body: body, options: options))
     }
 
     /// Sends a request and decodes a 2xx JSON body.
     /// - Throws: `AuthError` `.httpStatus` carrying the status and body for a non-2xx answer,
     ///   `.decoding` when the body is not the expected JSON.
-    public func json<T: Decodable>(_ type: T.Type, _ request: AuthRequest, decoder: JSONDecoder = JSONDecoder()) async throws -> T {
+    public nonisolated(nonsending) func json<T: Decodable>(_ type: T.Type, _ request: AuthRequest, decoder: JSONDecoder = JSONDecoder()) async throws -> T {
         var request = request
         if request.head.headerFields[.accept] == nil { request.head.headerFields[.accept] = "application/json" }
         let response = try await send(request)
@@ -48,7 +46,7 @@ public struct AuthClient: Sendable {
     }
 
     /// Sends a request built from its parts and decodes a 2xx JSON body.
-    public func json<T: Decodable>(_ type: T.Type, _ method: HTTPRequest.Method, _ url: URL, body: Data = Data(), headerFields: HTTPFields = [:]) async throws -> T {
+    public nonisolated(nonsending) func json<T: Decodable>(_ type: T.Type, _ method: HTTPRequest.Method, _ url: URL, body: Data = Data(), headerFields: HTTPFields = [:]) async throws -> T {
         try await json(type, AuthRequest(method: method, url: url, headerFields: headerFields, body: body))
     }
 

@@ -1,4 +1,4 @@
-public import HTTPTypes
+import HTTPTypes
 
 extension AuthContainer {
     /// Builds a client that acts as `account` with `strategy`.

@@ -12,7 +12,7 @@ public struct BearerTokenSet: Credential {
     /// `bearer`.
     public static let kind = "bearer"
     /// The access token.
-    public var accessToken: Secret
+    public var accessToken: Secret { didSet { authorization = Self.authorization(tokenType, accessToken) } }
     /// The refresh token, if the server issued one.
     public var refreshToken: Secret?
     /// When the access token expires: the token response's expiry, or else the access token's
@@ -21,9 +21,12 @@ public struct BearerTokenSet: Credential {
     /// Granted scopes, space separated.
     public var scope: String?
     /// The token type; `Bearer` unless the server said otherwise.
-    public var tokenType: String
+    public var tokenType: String { didSet { authorization = Self.authorization(tokenType, accessToken) } }
     /// The OpenID Connect id token, if any.
     public var idToken: Secret?
+    /// `Authorization: <type> <token>`, built when the token or its type is set: every request
+    /// carries it, and a JWT is long enough that building and validating it each time shows.
+    private var authorization: SecretField
 
     /// Creates a token set.
     public init(
@@ -36,12 +39,50 @@ public struct BearerTokenSet: Credential {
         self.scope = scope
         self.tokenType = tokenType
         self.idToken = idToken.map(Secret.init)
+        authorization = Self.authorization(tokenType, self.accessToken)
+    }
+
+    private static func authorization(_ tokenType: String, _ token: Secret) -> SecretField {
+        let type = tokenType == "Bearer" || tokenType.lowercased() == "bearer" ? "Bearer" : tokenType
+        return SecretField(.authorization, value: type + " " + token.reveal)
     }
 
     /// Sets `Authorization: Bearer <token>`.
     public func authorize(_ request: inout AuthRequest) {
-        let type = tokenType == "Bearer" || tokenType.lowercased() == "bearer" ? "Bearer " : tokenType + " "
-        request.head.headerFields[.authorization] = type + accessToken.reveal
+        authorization.set(on: &request)
+    }
+
+    /// Whether two sets hold the same tokens, expiry, scope and type.
+    public static func == (lhs: BearerTokenSet, rhs: BearerTokenSet) -> Bool {
+        lhs.accessToken == rhs.accessToken && lhs.refreshToken == rhs.refreshToken && lhs.expiresAt == rhs.expiresAt
+            && lhs.scope == rhs.scope && lhs.tokenType == rhs.tokenType && lhs.idToken == rhs.idToken
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case accessToken, refreshToken, expiresAt, scope, tokenType, idToken
+    }
+
+    /// Decodes the stored form (the six properties; nothing derived is stored).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        accessToken = try container.decode(Secret.self, forKey: .accessToken)
+        refreshToken = try container.decodeIfPresent(Secret.self, forKey: .refreshToken)
+        expiresAt = try container.decodeIfPresent(Date.self, forKey: .expiresAt)
+        scope = try container.decodeIfPresent(String.self, forKey: .scope)
+        tokenType = try container.decode(String.self, forKey: .tokenType)
+        idToken = try container.decodeIfPresent(Secret.self, forKey: .idToken)
+        authorization = Self.authorization(tokenType, accessToken)
+    }
+
+    /// Encodes the six properties, as earlier versions did.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(accessToken, forKey: .accessToken)
+        try container.encodeIfPresent(refreshToken, forKey: .refreshToken)
+        try container.encodeIfPresent(expiresAt, forKey: .expiresAt)
+        try container.encodeIfPresent(scope, forKey: .scope)
+        try container.encode(tokenType, forKey: .tokenType)
+        try container.encodeIfPresent(idToken, forKey: .idToken)
     }
 
     /// Type, expiry and scope; never a token.

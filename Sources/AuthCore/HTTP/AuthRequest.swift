@@ -16,10 +16,12 @@ public struct AuthRequest: Sendable, Equatable {
     /// middleware, and copying one reference is much cheaper than copying the head's strings,
     /// fields and body one by one.
     private final class Storage: @unchecked Sendable {
-        // Mutated only through `AuthRequest`'s accessors, after `isKnownUniquelyReferenced`.
-        var head: HTTPRequest
-        var body: Data
-        var options: RequestOptions
+        // Mutated only through `AuthRequest`'s accessors, after `isKnownUniquelyReferenced`: a
+        // box is never reached from two places while one of them writes, so the dynamic
+        // exclusivity check (an access-set insert on every read of every request) is left out.
+        @exclusivity(unchecked) var head: HTTPRequest
+        @exclusivity(unchecked) var body: Data
+        @exclusivity(unchecked) var options: RequestOptions
 
         init(head: HTTPRequest, body: Data, options: RequestOptions) {
             self.head = head

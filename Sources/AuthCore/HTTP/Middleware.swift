@@ -7,31 +7,43 @@
 /// Call `next` zero or more times (a retry calls it again; a cache may answer without it) and
 /// return a response. Keep per-request state local: one middleware value serves concurrent
 /// requests. ``ClosureMiddleware`` adapts a closure.
+///
+/// `intercept` is `nonisolated(nonsending)`: the whole pipeline runs on the caller's executor, so
+/// passing a request from one middleware to the next is a plain call, not a hop to the global
+/// executor and back. Declare your `intercept` `nonisolated(nonsending)` too; a middleware that
+/// does not still works, at the cost of those two hops.
 public protocol Middleware: Sendable {
+    /// The rest of the pipeline, ending at the transport.
+    typealias Next = MiddlewareNext
+
     /// Handles one request.
     /// - Parameters:
     ///   - request: The request as the previous middleware passed it on.
     ///   - next: The rest of the pipeline, ending at the transport.
-    func intercept(
+    nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse
+}
+
+extension Middleware {
+    /// Handles one request with `next` given as a closure, for calling a middleware by hand.
+    public nonisolated(nonsending) func intercept(
         _ request: AuthRequest,
-        next: @Sendable (AuthRequest) async throws -> AuthResponse
-    ) async throws -> AuthResponse
+        next: MiddlewareNext.Body
+    ) async throws -> AuthResponse {
+        try await withoutActuallyEscaping(next) { next in
+            try await intercept(request, next: MiddlewareNext(next))
+        }
+    }
 }
 
 /// A middleware built from a closure.
 public struct ClosureMiddleware: Middleware {
-    private let body: @Sendable (AuthRequest, @Sendable (AuthRequest) async throws -> AuthResponse) async throws -> AuthResponse
+    private let body: nonisolated(nonsending) @Sendable (AuthRequest, Next) async throws -> AuthResponse
     /// Creates a middleware that runs `body` for every request.
-    public init(
-        _ body: @escaping @Sendable (AuthRequest, @Sendable (AuthRequest) async throws -> AuthResponse) async throws -> AuthResponse
-    ) {
+    public init(_ body: nonisolated(nonsending) @escaping @Sendable (AuthRequest, Next) async throws -> AuthResponse) {
         self.body = body
     }
     /// Runs the closure.
-    public func intercept(
-        _ request: AuthRequest,
-        next: @Sendable (AuthRequest) async throws -> AuthResponse
-    ) async throws -> AuthResponse {
+    public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
         try await body(request, next)
     }
 }

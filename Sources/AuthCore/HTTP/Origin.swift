@@ -21,20 +21,12 @@ public struct Origin: Hashable, Sendable, CustomStringConvertible {
     /// Parsed on UTF-8 bytes: this runs for every request (authentication and redirect checks),
     /// and an authority is ASCII, so no grapheme breaking is needed.
     public init?(_ request: HTTPRequest) {
-        guard let scheme = request.scheme, let authority = request.authority, !authority.isEmpty else { return nil }
-        var host = Substring(authority).utf8
-        var port: Int?
-        if let at = host.lastIndex(of: UInt8(ascii: "@")) { host = host[host.index(after: at)...] }
-        if host.first == UInt8(ascii: "[") {
-            guard let close = host.firstIndex(of: UInt8(ascii: "]")) else { return nil }
-            let rest = host[host.index(after: close)...]
-            if rest.first == UInt8(ascii: ":") { port = Int(Substring(rest.dropFirst())) }
-            host = host[host.index(after: host.startIndex)..<close]
-        } else if let colon = host.lastIndex(of: UInt8(ascii: ":")) {
-            port = Int(Substring(host[host.index(after: colon)...]))
-            host = host[..<colon]
+        guard let scheme = request.scheme, var authority = request.authority else { return nil }
+        let parts: (host: String, port: Int?)? = authority.withUTF8 { bytes in
+            Authority(bytes).map { (String(decoding: UnsafeBufferPointer(rebasing: bytes[$0.host]), as: UTF8.self), $0.port) }
         }
-        self.init(scheme: scheme, host: String(Substring(host)), port: port)
+        guard let parts else { return nil }
+        self.init(scheme: scheme, host: parts.host, port: parts.port)
     }
 
     /// `text` lower-cased; returned as it is (no copy) when it is ASCII without upper-case letters.

@@ -6,21 +6,22 @@
 /// ## Implementing
 /// Send `request.head` and `request.body` as they are and return the status, header fields and
 /// whole body. Report connection failures as `AuthError.transport(_:)`. A closure adapter is
-/// available as ``ClosureTransport``.
+/// available as ``ClosureTransport``. `send` is `nonisolated(nonsending)`, like
+/// ``Middleware/intercept(_:next:)``: it starts on the caller's executor.
 public protocol Transport: Sendable {
     /// Sends the request and returns the response.
-    func send(_ request: AuthRequest) async throws -> AuthResponse
+    nonisolated(nonsending) func send(_ request: AuthRequest) async throws -> AuthResponse
 }
 
 /// A transport built from a closure; handy in unit tests of pure logic and for adapters.
 public struct ClosureTransport: Transport {
-    private let body: @Sendable (AuthRequest) async throws -> AuthResponse
+    private let body: MiddlewareNext.Body
     /// Creates a transport that answers every request with `body`.
-    public init(_ body: @escaping @Sendable (AuthRequest) async throws -> AuthResponse) {
+    public init(_ body: @escaping MiddlewareNext.Body) {
         self.body = body
     }
     /// Calls the closure.
-    public func send(_ request: AuthRequest) async throws -> AuthResponse {
+    public nonisolated(nonsending) func send(_ request: AuthRequest) async throws -> AuthResponse {
         try await body(request)
     }
 }

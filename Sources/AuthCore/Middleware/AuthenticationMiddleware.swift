@@ -11,33 +11,47 @@ import HTTPTypes
 public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
     /// The account's session.
     public let session: AccountSession<Strategy>
+    /// The strategy's hosts, copied out so the per-request check touches no generic value.
+    private let allowedHosts: AllowedHosts
 
     /// Creates the middleware for one account.
     public init(session: AccountSession<Strategy>) {
         self.session = session
+        self.allowedHosts = session.strategy.allowedHosts
     }
 
     /// Authorizes, sends, and on an authentication failure renews and retries once.
-    public func intercept(_ request: AuthRequest, next: @Sendable (AuthRequest) async throws -> AuthResponse) async throws -> AuthResponse {
-        let strategy = session.strategy
-        guard strategy.allowedHosts.allows(request) else { return try await next(request) }
-        let credential: Strategy.Value
+    ///
+    /// The credential is held as a reference (``AccountSession/Published``) and every use of the
+    /// strategy is a synchronous call: this runs unspecialized (through `any Middleware`), where a
+    /// value of a generic type kept across an `await` costs a task allocation per request.
+    public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
+        guard allowedHosts.allows(request) else { return try await next(request) }
+        let credential: AccountSession<Strategy>.Published
         if let ready = session.readyCredential() {
             credential = ready
         } else {
-            credential = try await session.credentialForRequest()
+            credential = try await session.publishedForRequest()
         }
         var authorized = request
-        strategy.authorize(&authorized, with: credential)
+        authorize(&authorized, with: credential)
         let response = try await next(authorized)
         observeDate(response)
-        guard strategy.isAuthenticationFailure(response, for: authorized) else { return response }
-        let fresh = try await session.renew(from: credential)
+        guard isAuthenticationFailure(response, for: authorized) else { return response }
+        let fresh = AccountSession<Strategy>.Published(try await session.renew(from: credential.credential))
         var retry = request
-        strategy.authorize(&retry, with: fresh)
+        authorize(&retry, with: fresh)
         let second = try await next(retry)
         observeDate(second)
         return second
+    }
+
+    private func authorize(_ request: inout AuthRequest, with credential: AccountSession<Strategy>.Published) {
+        session.strategy.authorize(&request, with: credential.credential)
+    }
+
+    private func isAuthenticationFailure(_ response: AuthResponse, for request: AuthRequest) -> Bool {
+        session.strategy.isAuthenticationFailure(response, for: request)
     }
 
     private func observeDate(_ response: AuthResponse) {

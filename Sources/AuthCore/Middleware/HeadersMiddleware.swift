@@ -16,7 +16,7 @@ public struct HeadersMiddleware: Middleware {
     }
 
     /// Adds the fields the request lacks.
-    public func intercept(_ request: AuthRequest, next: @Sendable (AuthRequest) async throws -> AuthResponse) async throws -> AuthResponse {
+    public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
         var request = request
         add(fields, to: &request)
         if let dynamic { add(try await dynamic(request), to: &request) }
@@ -24,7 +24,7 @@ public struct HeadersMiddleware: Middleware {
     }
 
     private func add(_ fields: HTTPFields, to request: inout AuthRequest) {
-        for field in fields where request.head.headerFields[field.name] == nil {
+        for field in fields where !request.head.headerFields.contains(field.name) {
             request.head.headerFields.append(field)
         }
     }

@@ -1,4 +1,4 @@
-public import HTTPTypes
+import HTTPTypes
 public import Logging
 
 /// Logs each request and response through the caller's `Logger`, with secrets redacted.
@@ -37,7 +37,7 @@ public struct LoggingMiddleware: Middleware {
     }
 
     /// Logs around the rest of the pipeline.
-    public func intercept(_ request: AuthRequest, next: @Sendable (AuthRequest) async throws -> AuthResponse) async throws -> AuthResponse {
+    public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
         guard logger.logLevel <= .debug else { return try await next(request) }
         let target = "\(request.head.scheme ?? "")://\(request.head.authority ?? "")\(QueryItems.redacting(sensitiveQueryItems, in: request.head.path ?? "/"))"
         var metadata: Logger.Metadata = ["method": "\(request.head.method)", "url": "\(target)", "bytes": "\(request.body.count)"]

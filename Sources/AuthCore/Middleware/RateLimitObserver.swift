@@ -18,7 +18,7 @@ public struct RateLimitObserver: Middleware {
     }
 
     /// Passes the request on and inspects the response.
-    public func intercept(_ request: AuthRequest, next: @Sendable (AuthRequest) async throws -> AuthResponse) async throws -> AuthResponse {
+    public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
         let response = try await next(request)
         let fields = response.head.headerFields
         let status = response.status.code

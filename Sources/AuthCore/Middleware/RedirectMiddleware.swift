@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import HTTPTypes
 
 /// Follows 301, 302, 303, 307 and 308 redirects up to a hop limit.
@@ -34,7 +34,7 @@ public struct RedirectMiddleware: Middleware {
     }
 
     /// Sends and follows redirects.
-    public func intercept(_ request: AuthRequest, next: @Sendable (AuthRequest) async throws -> AuthResponse) async throws -> AuthResponse {
+    public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
         var current = request
         var hops = 0
         while true {

@@ -23,7 +23,7 @@ public struct RetryMiddleware: Middleware {
     }
 
     /// Sends, and repeats while the policy allows.
-    public func intercept(_ request: AuthRequest, next: @Sendable (AuthRequest) async throws -> AuthResponse) async throws -> AuthResponse {
+    public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
         guard Self.mayRetry(request), policy.maxAttempts > 1 else { return try await next(request) }
         let start = clock.now()
         var attempt = 1
@@ -59,7 +59,7 @@ public struct RetryMiddleware: Middleware {
     /// Whether the request may be sent more than once.
     static func mayRetry(_ request: AuthRequest) -> Bool {
         if request.options.retryNonIdempotent { return true }
-        if request.head.headerFields[idempotencyKey] != nil { return true }
+        if request.head.headerFields.contains(idempotencyKey) { return true }
         switch request.head.method {
         case .get, .head, .options, .trace, .put, .delete: return true
         default: return false

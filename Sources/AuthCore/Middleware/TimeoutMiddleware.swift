@@ -14,23 +14,20 @@ public struct TimeoutMiddleware: Middleware {
     }
 
     /// Races the request against the limit.
-    public func intercept(_ request: AuthRequest, next: @Sendable (AuthRequest) async throws -> AuthResponse) async throws -> AuthResponse {
+    public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
         let limit = request.options.timeout ?? timeout
         let clock = self.clock
-        // The child tasks are awaited before the group returns, so `next` does not outlive this call.
-        return try await withoutActuallyEscaping(next) { next in
-            try await withThrowingTaskGroup(of: AuthResponse?.self) { group in
-                group.addTask { try await next(request) }
-                group.addTask {
-                    try await clock.sleep(for: limit)
-                    return nil
-                }
-                defer { group.cancelAll() }
-                guard let first = try await group.next(), let response = first else {
-                    throw AuthError(code: .timeout, message: "the request did not finish within \(limit)")
-                }
-                return response
+        return try await withThrowingTaskGroup(of: AuthResponse?.self) { group in
+            group.addTask { try await next(request) }
+            group.addTask {
+                try await clock.sleep(for: limit)
+                return nil
             }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let response = first else {
+                throw AuthError(code: .timeout, message: "the request did not finish within \(limit)")
+            }
+            return response
         }
     }
 }

@@ -38,13 +38,21 @@ public actor AccountSession<Strategy: AuthStrategy> {
     private nonisolated let shared = Mutex(SharedState())
 
     private struct SharedState: Sendable {
-        var ready: Strategy.Value?
+        var ready: Published?
         var renewal: Task<Strategy.Value, any Error>?
         var skew: TimeInterval = 0
     }
 
+    /// A credential as requests receive it: one object per published credential, so that a
+    /// request holds a reference rather than a copy of a value whose size only the strategy
+    /// knows (a generic local in an async function costs an allocation per request).
+    final class Published: Sendable {
+        let credential: Strategy.Value
+        init(_ credential: Strategy.Value) { self.credential = credential }
+    }
+
     private func publish() {
-        let ready = loaded && failure == nil && inFlight == nil ? current : nil
+        let ready = loaded && failure == nil && inFlight == nil ? current.map(Published.init) : nil
         let renewal = failure == nil ? inFlight : nil
         shared.withLock { state in
             state.ready = ready
@@ -91,9 +99,16 @@ public actor AccountSession<Strategy: AuthStrategy> {
     /// - Throws: `AuthError` `.reauthenticationRequired` (fast, after a failure for good),
     ///   `.notSignedIn`, `.excessiveRenewal`, `.storage`, or a renewal error.
     public nonisolated func credentialForRequest() async throws -> Strategy.Value {
-        if let ready = readyCredential() { return ready }
+        if let ready = readyCredential() { return ready.credential }
         if let renewal = shared.withLock({ $0.renewal }) { return try await renewal.value }
         return try await planCredential().value
+    }
+
+    /// ``credentialForRequest()`` as a ``Published`` reference: without an allocation when the
+    /// loaded credential can be used as it is.
+    nonisolated func publishedForRequest() async throws -> Published {
+        if let ready = readyCredential() { return ready }
+        return Published(try await credentialForRequest())
     }
 
     /// The loaded credential when it can be used as it is (not due for renewal, no renewal in
@@ -102,10 +117,10 @@ public actor AccountSession<Strategy: AuthStrategy> {
     /// Specialized for ``BearerStrategy``: requests reach this through `any Middleware`, so it
     /// runs as unspecialized generic code that would look up type metadata on every call.
     @_specialize(where Strategy == BearerStrategy)
-    nonisolated func readyCredential() -> Strategy.Value? {
+    nonisolated func readyCredential() -> Published? {
         shared.withLock { state in
             guard let ready = state.ready,
-                  !strategy.needsRenewal(ready, now: clock.now().addingTimeInterval(state.skew), leeway: policy.leeway) else { return nil }
+                  !strategy.needsRenewal(ready.credential, now: clock.now().addingTimeInterval(state.skew), leeway: policy.leeway) else { return nil }
             return ready
         }
     }

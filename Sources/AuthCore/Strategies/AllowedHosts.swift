@@ -1,4 +1,5 @@
 public import Foundation
+import HTTPTypes
 
 /// The origins a credential may be sent to.
 ///
@@ -17,6 +18,8 @@ public struct AllowedHosts: Sendable, Equatable {
     struct Pattern: Sendable, Equatable {
         enum Port: Sendable, Equatable { case schemeDefault, any, exactly(Int) }
         let host: String
+        /// `host`'s bytes, for matching a request without building its ``Origin``.
+        let hostBytes: [UInt8]
         let subdomains: Bool
         let port: Port
 
@@ -39,15 +42,32 @@ public struct AllowedHosts: Sendable, Equatable {
             }
             subdomains = host.hasPrefix("*.")
             self.host = String(subdomains ? host.dropFirst(1) : host)
+            hostBytes = Array(self.host.utf8)
         }
 
         func matches(_ origin: Origin) -> Bool {
             let hostMatches = subdomains ? (origin.host.hasSuffix(host) && origin.host.utf8.count > host.utf8.count) : origin.host == host
-            guard hostMatches else { return false }
+            return hostMatches && matches(port: origin.port, defaultPort: Origin.defaultPort(for: origin.scheme))
+        }
+
+        /// ``matches(_:)`` for a lower-case ASCII host given as bytes.
+        func matches(asciiHost: UnsafeBufferPointer<UInt8>, port: Int, defaultPort: Int) -> Bool {
+            let hostMatches = hostBytes.withUnsafeBufferPointer { pattern in
+                if subdomains {
+                    asciiHost.count > pattern.count
+                        && AllowedHosts.equal(UnsafeBufferPointer(rebasing: asciiHost[(asciiHost.count - pattern.count)...]), pattern)
+                } else {
+                    AllowedHosts.equal(asciiHost, pattern)
+                }
+            }
+            return hostMatches && matches(port: port, defaultPort: defaultPort)
+        }
+
+        private func matches(port actual: Int, defaultPort: Int) -> Bool {
             switch port {
-            case .any: return true
-            case .exactly(let port): return origin.port == port
-            case .schemeDefault: return origin.port == Origin.defaultPort(for: origin.scheme)
+            case .any: true
+            case .exactly(let port): actual == port
+            case .schemeDefault: actual == defaultPort
             }
         }
     }
@@ -76,8 +96,56 @@ public struct AllowedHosts: Sendable, Equatable {
     }
 
     /// Whether a credential may be sent with `request`.
+    ///
+    /// The same answer as `allows(request.origin)`, found on the authority's bytes for the usual
+    /// case of a lower-case ASCII host, so that the check costs no allocation on every request.
     public func allows(_ request: AuthRequest) -> Bool {
-        request.origin.map(allows) ?? false
+        guard let scheme = request.head.scheme, var authority = request.head.authority else { return false }
+        let fast: Bool? = authority.withUTF8 { bytes in
+            guard let parts = Authority(bytes) else { return false }
+            let host = UnsafeBufferPointer(rebasing: bytes[parts.host])
+            guard let kind = SchemeKind(scheme), Self.isLowercaseASCII(host) else { return nil }
+            let port = parts.port ?? kind.defaultPort
+            guard patterns.contains(where: { $0.matches(asciiHost: host, port: port, defaultPort: kind.defaultPort) }) else { return false }
+            return kind.isSecure || allowInsecure || Self.isLoopback(host)
+        }
+        return fast ?? request.origin.map(allows) ?? false
+    }
+
+    /// The schemes the byte-level check knows, with what ``Origin`` derives from them.
+    private enum SchemeKind {
+        case https, http, wss, ws
+
+        /// Recognises an exactly lower-case known scheme; nil sends the caller to the general path.
+        init?(_ scheme: String) {
+            switch scheme {
+            case "https": self = .https
+            case "http": self = .http
+            case "wss": self = .wss
+            case "ws": self = .ws
+            default: return nil
+            }
+        }
+
+        var defaultPort: Int { self == .https || self == .wss ? 443 : 80 }
+        var isSecure: Bool { self == .https || self == .wss }
+    }
+
+    static func isLoopback(_ host: UnsafeBufferPointer<UInt8>) -> Bool {
+        host.elementsEqual("localhost".utf8) || host.elementsEqual("::1".utf8) || host.starts(with: "127.".utf8)
+    }
+
+    /// Whether `bytes` has no upper-case letter and no byte outside ASCII.
+    static func isLowercaseASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where byte >= 0x80 || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) { return false }
+        return true
+    }
+
+    /// Whether two byte runs are equal.
+    static func equal(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        guard let left = lhs.baseAddress, let right = rhs.baseAddress else { return true }
+        return memcmp(left, right, lhs.count) == 0
     }
 
     static func isLoopback(_ host: String) -> Bool {

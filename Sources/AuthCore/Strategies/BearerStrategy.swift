@@ -1,4 +1,4 @@
-public import HTTPTypes
+import HTTPTypes
 import Foundation
 
 /// Bearer tokens renewed with a refresh token through a ``TokenRefresher``.

@@ -28,10 +28,7 @@ public struct SigningMiddleware: Middleware {
 
     /// Removes stale signature fields, signs the request and passes it on.
     /// - Throws: What the signer throws (the request is then not sent), or what `next` throws.
-    public func intercept(
-        _ request: AuthRequest,
-        next: @Sendable (AuthRequest) async throws -> AuthResponse
-    ) async throws -> AuthResponse {
+    public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
         var signed = request
         for name in signer.signatureFieldNames {
             signed.head.headerFields[name] = nil
