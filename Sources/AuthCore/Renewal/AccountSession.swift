@@ -26,7 +26,7 @@ public actor AccountSession<Strategy: AuthStrategy> {
 
     private var current: Strategy.Value? { didSet { publish() } }
     private var loaded = false { didSet { publish() } }
-    private var inFlight: Task<Strategy.Value, any Error>? { didSet { publish() } }
+    private var inFlight: RenewalFlight<Strategy.Value>? { didSet { publish() } }
     private var renewalTimes: [Date] = []
     private var failure: AuthError? { didSet { publish() } }
 
@@ -39,7 +39,7 @@ public actor AccountSession<Strategy: AuthStrategy> {
 
     private struct SharedState: Sendable {
         var ready: Published?
-        var renewal: Task<Strategy.Value, any Error>?
+        var renewal: RenewalFlight<Strategy.Value>?
         var skew: TimeInterval = 0
     }
 
@@ -101,7 +101,7 @@ public actor AccountSession<Strategy: AuthStrategy> {
     public nonisolated func credentialForRequest() async throws -> Strategy.Value {
         if let ready = readyCredential() { return ready.credential }
         if let renewal = shared.withLock({ $0.renewal }) { return try await renewal.value }
-        return try await planCredential().value
+        return try await resolve(planCredential())
     }
 
     /// ``credentialForRequest()`` as a ``Published`` reference: without an allocation when the
@@ -128,24 +128,56 @@ public actor AccountSession<Strategy: AuthStrategy> {
     /// A credential newer than `stale`: the current one if it already differs, else a renewed one.
     /// Concurrent callers share one renewal.
     public nonisolated func renew(from stale: Strategy.Value?) async throws -> Strategy.Value {
-        try await planRenewal(from: stale).value
+        try await resolve(planRenewal(from: stale))
     }
 
-    /// A credential to use now, or the renewal to wait for.
+    /// A credential to use now, the renewal to wait for, or a renewal this caller starts.
     ///
-    /// The actor only decides; callers wait for a renewal outside it (``Plan/value``), so when
-    /// a renewal finishes, its many waiters resume in parallel instead of one by one on the actor.
+    /// The actor only decides; callers start and wait for a renewal outside it
+    /// (``resolve(_:)``), so when a renewal finishes, its many waiters resume in parallel
+    /// instead of one by one on the actor.
     private enum Plan: Sendable {
         case use(Strategy.Value)
-        case wait(Task<Strategy.Value, any Error>)
+        case wait(RenewalFlight<Strategy.Value>)
+        /// The flight is registered as in flight; the caller starts it.
+        case lead(RenewalFlight<Strategy.Value>, from: Strategy.Value?, now: Date)
+    }
 
-        var value: Strategy.Value {
-            get async throws {
-                switch self {
-                case .use(let credential): credential
-                case .wait(let renewal): try await renewal.value
-                }
-            }
+    private nonisolated func resolve(_ plan: Plan) async throws -> Strategy.Value {
+        switch plan {
+        case .use(let credential):
+            return credential
+        case .wait(let flight):
+            return try await flight.value
+        case .lead(let flight, let stale, let now):
+            start(flight, from: stale, now: now)
+            return try await flight.value
+        }
+    }
+
+    /// Runs a renewal in a task of its own, so that no waiter's cancellation cancels it.
+    ///
+    /// The task starts at once on the caller's thread (`Task.immediate`) and runs until the
+    /// refresher first suspends: the renewal's request goes out before the work queued behind
+    /// this caller (under a burst, the other requests of the burst) rather than after it.
+    private nonisolated func start(_ flight: RenewalFlight<Strategy.Value>, from stale: Strategy.Value?, now: Date) {
+        let renewal: @Sendable () async -> Void = { await self.fly(flight, from: stale, now: now) }
+        if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+            Task.immediate(operation: renewal)
+        } else {
+            Task(operation: renewal)
+        }
+    }
+
+    /// Renews, records the outcome on the actor, then lets the waiters go: a request that
+    /// arrives in between already finds the renewed credential (or the failure) published.
+    private nonisolated func fly(_ flight: RenewalFlight<Strategy.Value>, from stale: Strategy.Value?, now: Date) async {
+        do {
+            let renewed = try await performRenewal(from: stale, now: now)
+            await finishRenewal(renewed)
+            flight.finish(.success(renewed))
+        } catch {
+            flight.finish(.failure(await failRenewal(error)))
         }
     }
 
@@ -167,18 +199,9 @@ public actor AccountSession<Strategy: AuthStrategy> {
             return .use(current)
         }
         try reserveRenewal()
-        let now = serverNow
-        let task = Task { () throws -> Strategy.Value in
-            do {
-                let renewed = try await self.performRenewal(from: stale, now: now)
-                self.finishRenewal(renewed)
-                return renewed
-            } catch {
-                throw self.failRenewal(error)
-            }
-        }
-        inFlight = task
-        return .wait(task)
+        let flight = RenewalFlight<Strategy.Value>()
+        inFlight = flight
+        return .lead(flight, from: stale, now: serverNow)
     }
 
     private func finishRenewal(_ renewed: Strategy.Value) {
