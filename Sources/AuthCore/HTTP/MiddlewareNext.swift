@@ -43,19 +43,20 @@ final class PipelineLink: Sendable {
     /// A link whose following link is an end that `body` answers: what ``MiddlewareNext``
     /// stands on when it is made from a closure.
     convenience init(before body: @escaping MiddlewareNext.Body) {
-        self.init(End(body: body), then: PipelineLink(End(body: body), then: nil))
+        let end = PipelineLink(End.closure(body), then: nil)
+        self.init(end.middleware, then: end)
     }
 
     /// Links `middlewares` (outermost first) in front of `transport`.
     convenience init(_ middlewares: [any Middleware], transport: any Transport) {
-        var link = PipelineLink(End(transport: transport), then: nil)
+        var link = PipelineLink(End.transport(transport), then: nil)
         for middleware in middlewares.dropFirst().reversed() {
             link = PipelineLink(middleware, then: link)
         }
         if let first = middlewares.first {
             self.init(first, then: link)
         } else {
-            self.init(End(transport: transport), then: nil)
+            self.init(link.middleware, then: nil)
         }
     }
 
@@ -64,21 +65,20 @@ final class PipelineLink: Sendable {
         try await middleware.intercept(request, next: MiddlewareNext(self))
     }
 
-    /// The link after this one; only an end link has none, and an end never calls `next`.
-    @usableFromInline var following: PipelineLink {
-        guard let then else { preconditionFailure("the end of a pipeline has nothing after it") }
-        return then
-    }
+    /// The link after this one. Only an end link has none, and an end never calls `next`; its
+    /// own link stands there so that this needs no check that could trap.
+    @usableFromInline var following: PipelineLink { then ?? self }
 
     /// The last step: the transport, or a closure standing for the rest of a pipeline.
-    private struct End: Middleware {
-        var transport: (any Transport)?
-        var body: MiddlewareNext.Body?
+    private enum End: Middleware {
+        case transport(any Transport)
+        case closure(MiddlewareNext.Body)
 
         nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
-            if let body { return try await body(request) }
-            guard let transport else { preconditionFailure("a pipeline end has a transport or a closure") }
-            return try await transport.send(request)
+            switch self {
+            case .transport(let transport): try await transport.send(request)
+            case .closure(let body): try await body(request)
+            }
         }
     }
 }

@@ -3,10 +3,11 @@ import Synchronization
 /// The one renewal of an account in flight: every request that needs it waits here, and all of
 /// them resume when it ends, in the order they started waiting.
 ///
-/// A `Task`'s `value` would serve too, but its waiters resume newest first. When the requests
-/// are children of one task group (the usual shape of a burst), the group then finds each
-/// finished child at the far end of its list, and taking 1,000 of them out costs more than the
-/// renewal's own work. Resuming in arrival order also keeps the requests' order.
+/// A `Task`'s `value` would serve too, but not in an order that suits a burst. When the
+/// requests are children of one task group (the usual shape of a burst), the group searches its
+/// list of children for each one that finishes; with waiters of a `Task`, that search cost about
+/// 2 ms per 1,000 requests in the renewal-storm benchmark (`TaskGroup::removeChildTask`), and
+/// with waiters resumed in arrival order it no longer shows in the profile.
 final class RenewalFlight<Value: Sendable>: Sendable {
     private enum State {
         case waiting([UnsafeContinuation<Value, any Error>])
