@@ -78,6 +78,22 @@ import Testing
         #expect(trace.all == ["solo>", "closure:solo", "<solo"])
     }
 
+    /// A middleware whose work should leave the caller's executor, as the protocol suggests.
+    struct OffExecutor: Middleware {
+        let trace: Trace
+        @concurrent func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
+            trace.record("concurrent>")
+            return try await next(request)
+        }
+    }
+
+    @Test func aConcurrentMiddlewareTakesPartInThePipelineLikeAnyOther() async throws {
+        let trace = Trace()
+        let client = AuthClient(transport: Self.transport(trace), middlewares: [Self.tracing("a", trace), OffExecutor(trace: trace), Self.tracing("b", trace)])
+        #expect(try await client.send(.get, url).status == .ok)
+        #expect(trace.all == ["a>", "concurrent>", "b>", "transport:a,b", "<b", "<a"])
+    }
+
     @Test func anErrorFromTheTransportReachesTheCallerThroughEveryMiddleware() async throws {
         let trace = Trace()
         let failing = ClosureTransport { _ in throw AuthError(code: .transport, message: "connection refused") }

@@ -8,10 +8,22 @@
 /// return a response. Keep per-request state local: one middleware value serves concurrent
 /// requests. ``ClosureMiddleware`` adapts a closure.
 ///
+/// ```swift
+/// struct RequestID: Middleware {
+///     nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
+///         var request = request
+///         request.head.headerFields[HTTPField.Name("X-Request-ID")!] = UUID().uuidString
+///         return try await next(request)
+///     }
+/// }
+/// ```
+///
 /// `intercept` is `nonisolated(nonsending)`: the whole pipeline runs on the caller's executor, so
 /// passing a request from one middleware to the next is a plain call, not a hop to the global
 /// executor and back. Declare your `intercept` `nonisolated(nonsending)` too; a middleware that
-/// does not still works, at the cost of those two hops.
+/// does not still works, at the cost of those two hops. The caller's executor may be the main
+/// actor: a middleware with heavy work (hashing a large body, say) declares its `intercept`
+/// `@concurrent` instead, so that work runs off the caller's executor.
 public protocol Middleware: Sendable {
     /// The rest of the pipeline, ending at the transport.
     typealias Next = MiddlewareNext
