@@ -31,7 +31,7 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
         if let ready = session.readyCredential() {
             credential = ready
         } else {
-            credential = try await session.publishedForRequest()
+            credential = AccountSession<Strategy>.Published(try await session.pendingCredential())
         }
         var authorized = request
         authorize(&authorized, with: credential)

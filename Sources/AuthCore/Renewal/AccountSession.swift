@@ -100,15 +100,14 @@ public actor AccountSession<Strategy: AuthStrategy> {
     ///   `.notSignedIn`, `.excessiveRenewal`, `.storage`, or a renewal error.
     public nonisolated func credentialForRequest() async throws -> Strategy.Value {
         if let ready = readyCredential() { return ready.credential }
-        if let renewal = shared.withLock({ $0.renewal }) { return try await renewal.value }
-        return try await resolve(planCredential())
+        return try await pendingCredential()
     }
 
-    /// ``credentialForRequest()`` as a ``Published`` reference: without an allocation when the
-    /// loaded credential can be used as it is.
-    nonisolated func publishedForRequest() async throws -> Published {
-        if let ready = readyCredential() { return ready }
-        return Published(try await credentialForRequest())
+    /// The credential for a request that ``readyCredential()`` found nothing for: the renewal
+    /// in flight, read without entering the actor, or what the actor plans.
+    nonisolated func pendingCredential() async throws -> Strategy.Value {
+        if let renewal = shared.withLock({ $0.renewal }) { return try await renewal.value }
+        return try await resolve(planCredential())
     }
 
     /// The loaded credential when it can be used as it is (not due for renewal, no renewal in

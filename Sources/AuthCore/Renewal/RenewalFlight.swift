@@ -27,6 +27,8 @@ final class RenewalFlight<Value: Sendable>: Sendable {
                 let finished: Result<Value, any Error>? = state.withLock { state in
                     switch state {
                     case .waiting(var waiters):
+                        // Emptied first, so that `waiters` holds the array's only reference and
+                        // the append does not copy every earlier waiter.
                         state = .waiting([])
                         waiters.append(continuation)
                         state = .waiting(waiters)
