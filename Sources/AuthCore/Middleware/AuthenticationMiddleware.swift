@@ -31,7 +31,7 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
         if let ready = session.readyCredential() {
             credential = ready
         } else {
-            credential = AccountSession<Strategy>.Published(try await session.pendingCredential())
+            credential = try await session.pendingPublished()
         }
         var authorized = request
         authorize(&authorized, with: credential)

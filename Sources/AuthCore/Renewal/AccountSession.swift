@@ -110,6 +110,13 @@ public actor AccountSession<Strategy: AuthStrategy> {
         return try await resolve(planCredential())
     }
 
+    /// ``pendingCredential()`` as a ``Published`` reference, for the authentication middleware:
+    /// it runs unspecialized, where a generic value it receives across an `await` costs a task
+    /// allocation per request (measurable in the renewal storm).
+    nonisolated func pendingPublished() async throws -> Published {
+        Published(try await pendingCredential())
+    }
+
     /// The loaded credential when it can be used as it is (not due for renewal, no renewal in
     /// flight, no failure recorded), read without entering the actor; nil otherwise.
     ///
