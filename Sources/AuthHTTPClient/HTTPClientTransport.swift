@@ -71,11 +71,14 @@ public final class HTTPClientTransport: Transport {
     }
 
     /// Sends the request and reads the whole response.
-    /// - Throws: `AuthError` code `.transport` when the request cannot be sent or the response
-    ///   cannot be read; `CancellationError` when the task is cancelled.
+    ///
+    /// The connection goes to ``AuthCore/AuthRequest/urlForTransport()``: the host and port that
+    /// origin checks read, by the same parser.
+    /// - Throws: `AuthError` code `.invalidRequest` when the request's target is malformed;
+    ///   `.transport` when the request cannot be sent or the response cannot be read;
+    ///   `CancellationError` when the task is cancelled.
     public func send(_ request: AuthRequest) async throws -> AuthResponse {
-        guard let url = request.url else { throw AuthError.invalidRequest("the request has no absolute URL") }
-        var outgoing = HTTPClientRequest(url: url.absoluteString)
+        var outgoing = HTTPClientRequest(url: try request.urlForTransport())
         outgoing.method = HTTPMethod(rawValue: request.head.method.rawValue)
         for field in request.head.headerFields {
             outgoing.headers.add(name: field.name.rawName, value: field.value)

@@ -21,7 +21,7 @@ struct DateCase: Decodable, Sendable, CustomTestStringConvertible {
     }
 
     @Test func vectorsAreLoaded() {
-        #expect(!Self.cases.isEmpty, "shared/vectors/cookies/dates-examples.json was not found or did not decode")
+        #expect(!Self.cases.isEmpty, "Tests/Vectors/cookies/dates-examples.json was not found or did not decode")
     }
 
     @Test(arguments: cases)

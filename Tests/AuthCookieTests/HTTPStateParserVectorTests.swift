@@ -14,7 +14,7 @@ struct ParserCase: Decodable, Sendable, CustomTestStringConvertible {
     enum CodingKeys: String, CodingKey { case test, received, sent, sentTo = "sent-to" }
 }
 
-/// Runs the IETF http-state parser suite exactly as shared/vectors/README.md describes.
+/// Runs the IETF http-state parser suite exactly as Tests/Vectors/README.md describes.
 @Suite struct HTTPStateParserVectorTests {
     static let all = loadVectors("cookies/http-state-parser.json", as: [ParserCase].self)
     /// `DISABLED_CHROMIUM0023` expects `AAA=BB` from `AAA=BB\rZYX` (Chromium truncates at CR);
@@ -24,7 +24,7 @@ struct ParserCase: Decodable, Sendable, CustomTestStringConvertible {
     static let cases = all.filter { !skipped.contains($0.test) }
 
     @Test func vectorsAreLoaded() {
-        #expect(!Self.all.isEmpty, "shared/vectors/cookies/http-state-parser.json was not found or did not decode")
+        #expect(!Self.all.isEmpty, "Tests/Vectors/cookies/http-state-parser.json was not found or did not decode")
         // Only the listed DISABLED_ case is skipped; the OPTIONAL_ case runs.
         #expect(Self.all.count - Self.cases.count == Self.skipped.count)
     }

@@ -2,18 +2,18 @@ import Foundation
 import Synchronization
 @testable import AuthCookie
 
-/// Locates `shared/vectors` by walking up from this file.
+/// Locates `Tests/Vectors` by walking up from this file.
 func vectorsDirectory(file: String = #filePath) -> URL? {
     var dir = URL(fileURLWithPath: file).deletingLastPathComponent()
     while dir.path != "/" {
-        let candidate = dir.appendingPathComponent("shared/vectors")
+        let candidate = dir.appendingPathComponent("Tests/Vectors")
         if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
         dir = dir.deletingLastPathComponent()
     }
     return nil
 }
 
-/// Decodes a JSON vector file below `shared/vectors`; empty when it cannot be read.
+/// Decodes a JSON vector file below `Tests/Vectors`; empty when it cannot be read.
 func loadVectors<T: Decodable>(_ relativePath: String, as type: [T].Type) -> [T] {
     guard let directory = vectorsDirectory(),
           let data = try? Data(contentsOf: directory.appendingPathComponent(relativePath)),

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The RFC 4226 / RFC 6238 vectors, read from the `## OTP` section of shared/vectors/README.md.
+/// The RFC 4226 / RFC 6238 vectors, read from the `## OTP` section of Tests/Vectors/README.md.
 struct OTPVectors {
     struct TOTPRow {
         let time: Int64
@@ -18,7 +18,7 @@ struct OTPVectors {
     static func vectorsDirectory(file: String = #filePath) -> URL? {
         var dir = URL(fileURLWithPath: file).deletingLastPathComponent()
         while dir.path != "/" {
-            let candidate = dir.appendingPathComponent("shared/vectors")
+            let candidate = dir.appendingPathComponent("Tests/Vectors")
             if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
             dir = dir.deletingLastPathComponent()
         }
@@ -31,7 +31,7 @@ struct OTPVectors {
 
     /// Loads and parses the README's OTP section.
     static func load() throws -> OTPVectors {
-        guard let directory = vectorsDirectory() else { throw ParseError(description: "shared/vectors not found") }
+        guard let directory = vectorsDirectory() else { throw ParseError(description: "Tests/Vectors not found") }
         let text = try String(contentsOf: directory.appendingPathComponent("README.md"), encoding: .utf8)
         guard let start = text.range(of: "## OTP") else { throw ParseError(description: "no OTP section") }
         let rest = text[start.upperBound...]

@@ -5,7 +5,7 @@ import Foundation
 import HTTPTypes
 import Testing
 
-/// RFC 9421 Appendix B.2 vectors as published in shared/vectors/README.md.
+/// RFC 9421 Appendix B.2 vectors as published in Tests/Vectors/README.md.
 @Suite struct MessageSignatureVectorTests {
     static let rawRequest = """
         POST /foo?param=Value&Pet=dog HTTP/1.1

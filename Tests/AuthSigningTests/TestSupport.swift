@@ -9,7 +9,7 @@ enum TestSupport {
     static func vectorsDirectory(file: String = #filePath) -> URL? {
         var dir = URL(fileURLWithPath: file).deletingLastPathComponent()
         while dir.path != "/" {
-            let candidate = dir.appendingPathComponent("shared/vectors")
+            let candidate = dir.appendingPathComponent("Tests/Vectors")
             if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
             dir = dir.deletingLastPathComponent()
         }

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 @Suite struct JWTSignerTests {
-    /// RFC 7519 §3.1 example token and the RFC 7515 A.1 HS256 key (shared/vectors/README.md).
+    /// RFC 7519 §3.1 example token and the RFC 7515 A.1 HS256 key (Tests/Vectors/README.md).
     static let rfcToken = "eyJ0eXAiOiJKV1QiLA0KICJhbGciOiJIUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ.dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
     static let rfcKey = "AyM1SysPpbyDfgZld3umj1qzKObwVMkoqQ-EstJQLr_T-1qS0gZH75aKtMN3Yj0iPS4hcgUuTwjAzZr1Z9CAow"
 

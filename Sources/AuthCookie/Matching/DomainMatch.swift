@@ -1,3 +1,5 @@
+import AuthCore
+
 /// Host names and the domain-matching rule of RFC 6265 §5.1.2–§5.1.3.
 enum DomainMatch {
     /// §5.1.3: `host` domain-matches `domain` when they are identical, or when `domain` is a
@@ -42,9 +44,9 @@ enum DomainMatch {
 
     static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
-    /// Whether `host` is a loopback name or address: `localhost`, `*.localhost`, `127.x.x.x`, `::1`.
+    /// Whether `host` is a loopback host, by AuthCore's one definition (an IPv4 literal in
+    /// 127.0.0.0/8, `::1` or `localhost`; see `Origin.isLoopback(host:)`).
     static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host.hasSuffix(".localhost") || host == "::1"
-            || (host.hasPrefix("127.") && isIPAddress(host))
+        Origin.isLoopback(host: host)
     }
 }

@@ -99,6 +99,7 @@ public struct CookieSessionStrategy: AuthStrategy {
         guard let csrf, !Self.safeMethods.contains(request.head.method), let url = request.url,
               let token = csrfToken(for: url, csrf) else { return }
         request.head.headerFields[csrf.headerName] = token
+        request.markSecret(header: csrf.headerName.canonicalName)
     }
 
     /// The CSRF cookie a request to `url` would carry now.

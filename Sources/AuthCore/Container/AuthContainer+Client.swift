@@ -10,9 +10,10 @@ extension AuthContainer {
         let session = self[RenewalCoordinatorKey.self].session(for: account, strategy: strategy)
         let clock = self[ClockKey.self]
         let plugins = self[PluginMiddlewaresKey.self]
+        let secrets = self[SecretFieldsKey.self]
         var middlewares: [any Middleware] = plugins.outer.map { $0(self, account) }
         middlewares += [
-            RedirectMiddleware(),
+            RedirectMiddleware(secretFields: secrets),
             RetryMiddleware(policy: self[RetryPolicyKey.self], clock: clock),
             RateLimitObserver(events: self[AuthEventsKey.self], account: account, clock: clock),
         ]
@@ -21,7 +22,7 @@ extension AuthContainer {
         middlewares.append(AuthenticationMiddleware(session: session))
         middlewares += plugins.inner.map { $0(self, account) }
         if let timeout = self[RequestTimeoutKey.self] { middlewares.append(TimeoutMiddleware(timeout: timeout, clock: clock)) }
-        middlewares.append(LoggingMiddleware(logger: self[LoggerKey.self]))
+        middlewares.append(LoggingMiddleware(logger: self[LoggerKey.self], secretFields: secrets))
         return AccountClient(session: session, client: AuthClient(transport: self[TransportKey.self], middlewares: middlewares))
     }
 
@@ -29,11 +30,23 @@ extension AuthContainer {
     /// for sign-in calls and public endpoints.
     public func makePublicClient() -> AuthClient {
         let clock = self[ClockKey.self]
+        let secrets = self[SecretFieldsKey.self]
         return AuthClient(transport: self[TransportKey.self], middlewares: [
-            RedirectMiddleware(),
+            RedirectMiddleware(secretFields: secrets),
             RetryMiddleware(policy: self[RetryPolicyKey.self], clock: clock),
             HeadersMiddleware(self[DefaultHeadersKey.self]),
-            LoggingMiddleware(logger: self[LoggerKey.self]),
+            LoggingMiddleware(logger: self[LoggerKey.self], secretFields: secrets),
         ])
+    }
+}
+
+extension AuthContainer {
+    /// Treats these header and query item names as secret in every client this container builds
+    /// from now on: logging redacts them, a redirect to another origin drops them.
+    ///
+    /// Credentials that write under a name of their own (an API key in `X-Service-Token`) mark it
+    /// themselves; this is for secrets a caller puts on requests directly.
+    public func markSecret(_ fields: SecretFields) {
+        override(SecretFieldsKey.self, with: self[SecretFieldsKey.self].union(fields))
     }
 }

@@ -74,6 +74,14 @@ public enum DefaultHeadersKey: AuthContainerKey {
     public static func makeDefault(_ container: AuthContainer) -> HTTPFields { [:] }
 }
 
+/// Header and query item names every client of the container treats as secret, besides
+/// ``SecretFields/standard`` and what each credential marks: its logging redacts them and its
+/// redirects drop them on a hop to another origin. Add to it with `container.markSecret(_:)`.
+public enum SecretFieldsKey: AuthContainerKey {
+    /// None beyond the standard names.
+    public static func makeDefault(_ container: AuthContainer) -> SecretFields { SecretFields() }
+}
+
 /// The vault built from the store, cipher, upgrader and clock entries.
 public enum CredentialVaultKey: AuthContainerKey {
     /// A vault over the container's store.

@@ -20,10 +20,12 @@ public struct APIKeyHeaderCredential: Credential {
     }
     /// API keys do not expire by themselves.
     public var expiresAt: Date? { nil }
-    /// Sets the header.
+    /// Sets the header, and marks its name secret on the request (logs redact it, a hop to
+    /// another origin drops it).
     public func authorize(_ request: inout AuthRequest) {
         guard let name = HTTPField.Name(headerName) else { return }
         request.head.headerFields[name] = prefix + key.reveal
+        request.markSecret(header: headerName)
     }
     /// The header name; never the key.
     public var description: String { "APIKeyHeaderCredential(header: \(headerName), key: <redacted>)" }
@@ -45,9 +47,11 @@ public struct APIKeyQueryCredential: Credential {
     }
     /// API keys do not expire by themselves.
     public var expiresAt: Date? { nil }
-    /// Adds the query item, replacing one of the same name.
+    /// Adds the query item, replacing one of the same name, and marks its name secret on the
+    /// request.
     public func authorize(_ request: inout AuthRequest) {
         request.head.path = QueryItems.setting(parameterName, to: key.reveal, in: request.head.path ?? "/")
+        request.markSecret(queryItem: parameterName)
     }
     /// The parameter name; never the key.
     public var description: String { "APIKeyQueryCredential(parameter: \(parameterName), key: <redacted>)" }

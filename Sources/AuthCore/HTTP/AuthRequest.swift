@@ -95,17 +95,17 @@ public struct AuthRequest: Sendable, Equatable {
 
     /// The origin (scheme, host, port) the request goes to.
     public var origin: Origin? { Origin(head) }
-}
 
-/// Options a caller sets on one request; middlewares read them.
-public struct RequestOptions: Sendable, Equatable {
-    /// Allows the retry middleware to repeat a non-idempotent request (such as a POST).
-    public var retryNonIdempotent: Bool
-    /// A deadline for this request alone, overriding the timeout middleware's default.
-    public var timeout: Duration?
-    /// Creates options; the defaults retry only idempotent methods and use the pipeline's timeout.
-    public init(retryNonIdempotent: Bool = false, timeout: Duration? = nil) {
-        self.retryNonIdempotent = retryNonIdempotent
-        self.timeout = timeout
+    /// Names a header field of this request as a secret (see ``RequestOptions/secretFields``).
+    /// Names in ``SecretFields/standard`` need no mark.
+    public mutating func markSecret(header name: String) {
+        guard !SecretFields.standard.containsHeader(name), !options.secretFields.containsHeader(name) else { return }
+        options.secretFields.formUnion(SecretFields(headers: [name]))
+    }
+
+    /// Names a query item of this request as a secret (see ``RequestOptions/secretFields``).
+    public mutating func markSecret(queryItem name: String) {
+        guard !SecretFields.standard.containsQueryItem(name), !options.secretFields.containsQueryItem(name) else { return }
+        options.secretFields.formUnion(SecretFields(queryItems: [name]))
     }
 }

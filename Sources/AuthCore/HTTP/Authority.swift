@@ -1,54 +1,76 @@
-/// The host and port of an HTTP authority (`user@host:port`, `[v6]:port`), found on its UTF-8
-/// bytes without building strings.
+/// The host and port of an HTTP authority, parsed on its UTF-8 bytes without building strings.
 ///
-/// It splits exactly as ``Origin`` does: userinfo up to the last `@` is dropped; a bracketed host
-/// is an IPv6 address with an optional `:port` after the bracket; otherwise the port follows the
-/// last `:`. A port that is not an integer counts as absent (the scheme's default applies).
+/// This is the one parser of a request's authority: ``Origin``, ``AllowedHosts`` and every
+/// transport (through ``AuthRequest/urlForTransport()``) read the host and port from it, so what
+/// is checked is where the request goes. It is strict, accepting only what RFC 9110 §7.2 allows
+/// in a `Host` field — `uri-host [":" port]` — and rejecting everything a URL parser might read
+/// differently:
+/// - a host is a registered name of letters, digits, `-`, `.`, `_` and `~`, or a bracketed IPv6
+///   literal of hex digits, `:` and `.`; no userinfo (`@`), no percent-escapes, no `/ ? # \`,
+///   no spaces or bytes outside ASCII;
+/// - a port is one to five decimal digits no greater than 65535, after exactly one `:`.
 struct Authority {
     /// The host's byte range in the authority, without brackets.
     let host: Range<Int>
-    /// The explicit port, if there is one and it is an integer.
+    /// The explicit port, if there is one.
     let port: Int?
 
-    /// Splits `bytes`; nil for an empty authority or an unclosed `[`.
+    /// Splits `bytes`; nil when they are not `host[:port]` as described above.
     init?(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard !bytes.isEmpty else { return nil }
-        var start = 0
-        if let at = bytes.lastIndex(of: UInt8(ascii: "@")) { start = at + 1 }
         let end = bytes.count
-        if start < end, bytes[start] == UInt8(ascii: "[") {
-            guard let close = bytes[start..<end].firstIndex(of: UInt8(ascii: "]")) else { return nil }
-            host = start + 1..<close
-            port = close + 1 < end && bytes[close + 1] == UInt8(ascii: ":") ? Self.integer(bytes, close + 2..<end) : nil
-        } else if let colon = bytes[start..<end].lastIndex(of: UInt8(ascii: ":")) {
-            host = start..<colon
-            port = Self.integer(bytes, colon + 1..<end)
+        guard end > 0 else { return nil }
+        let hostEnd: Int
+        if bytes[0] == UInt8(ascii: "[") {
+            guard let close = bytes.firstIndex(of: UInt8(ascii: "]")), close > 1,
+                  bytes[1..<close].allSatisfy(Self.isIPv6LiteralByte) else { return nil }
+            host = 1..<close
+            hostEnd = close + 1
         } else {
-            host = start..<end
+            var index = 0
+            while index < end, Self.isRegisteredNameByte(bytes[index]) { index += 1 }
+            guard index > 0 else { return nil }
+            host = 0..<index
+            hostEnd = index
+        }
+        if hostEnd == end {
             port = nil
+        } else {
+            guard bytes[hostEnd] == UInt8(ascii: ":"), let port = Self.port(bytes, hostEnd + 1..<end) else { return nil }
+            self.port = port
         }
     }
 
-    /// The integer in `range` as `Int(_: Substring)` reads it (optional sign, decimal digits, no
-    /// overflow); nil otherwise.
-    static func integer(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
-        var index = range.lowerBound
-        var negative = false
-        if index < range.upperBound, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
-            negative = bytes[index] == UInt8(ascii: "-")
-            index += 1
-        }
-        guard index < range.upperBound else { return nil }
+    /// One to five decimal digits making at most 65535; nil otherwise.
+    static func port(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+        guard !range.isEmpty, range.count <= 5 else { return nil }
         var value = 0
-        while index < range.upperBound {
+        for index in range {
             let digit = bytes[index] &- UInt8(ascii: "0")
             guard digit < 10 else { return nil }
-            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (next, overflow2) = negative ? times10.subtractingReportingOverflow(Int(digit)) : times10.addingReportingOverflow(Int(digit))
-            guard !overflow1, !overflow2 else { return nil }
-            value = next
-            index += 1
+            value = value * 10 + Int(digit)
         }
-        return value
+        return value <= 65_535 ? value : nil
+    }
+
+    /// RFC 3986 unreserved characters: what a DNS name or an IPv4 literal is made of.
+    static func isRegisteredNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
+    }
+
+    /// Hex digits, `:` and `.` (an IPv4 tail): an IPv6 literal without a zone.
+    static func isIPv6LiteralByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"),
+             UInt8(ascii: ":"), UInt8(ascii: "."):
+            true
+        default:
+            false
+        }
     }
 }

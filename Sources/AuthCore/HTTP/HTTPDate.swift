@@ -1,30 +1,27 @@
 public import Foundation
 
-/// Parses HTTP dates (RFC 9110 §5.6.7): IMF-fixdate, the obsolete RFC 850 form and asctime.
+/// Parses and formats HTTP dates (RFC 9110 §5.6.7): IMF-fixdate, the obsolete RFC 850 form and
+/// asctime.
 ///
-/// A hand-written parser rather than a `DateFormatter`: it runs on every response that carries
-/// a `Date` header, it is locale-free, and it never allocates a formatter.
+/// A byte-level parser rather than a `DateFormatter`: it runs on every response that carries a
+/// `Date` header and on server input of every kind (`Retry-After`, `Expires`, token endpoints),
+/// so it is locale-free, allocates nothing and reads each field with a fixed number of digits.
+/// No input can make its arithmetic overflow: a year has at most four digits.
 public enum HTTPDate {
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
-    /// The date, or nil when the text is not an HTTP date.
+    /// The date, or nil when the text is not an HTTP date in one of the three forms.
+    ///
+    /// Names of days and months are matched without regard to case, the day of the week is not
+    /// checked against the date, and surrounding spaces are ignored. A two-digit RFC 850 year
+    /// below 70 is taken as 20xx.
     public static func parse(_ text: String) -> Date? {
-        var day: Int?, month: Int?, year: Int?, time: (Int, Int, Int)?
-        for token in text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "-" }) {
-            if token.contains(":") {
-                let parts = token.split(separator: ":").compactMap { Int($0) }
-                guard parts.count == 3 else { return nil }
-                time = (parts[0], parts[1], parts[2])
-            } else if let number = Int(token) {
-                if token.count <= 2, day == nil { day = number } else { year = token.count == 2 ? (number < 70 ? 2000 + number : 1900 + number) : number }
-            } else if let index = months.firstIndex(of: token.prefix(3).lowercased()), token.count == 3 {
-                month = index + 1
-            }
+        var text = text
+        let seconds = text.withUTF8 { bytes -> Int? in
+            var cursor = Cursor(bytes: bytes)
+            return cursor.httpDate()
         }
-        guard let day, let month, let year, let (h, m, s) = time,
-              (1...31).contains(day), (0...23).contains(h), (0...59).contains(m), (0...60).contains(s) else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
-        return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + h * 3600 + m * 60 + s))
+        return seconds.map { Date(timeIntervalSince1970: TimeInterval($0)) }
     }
 
     /// Formats a date as an IMF-fixdate, such as `Sun, 06 Nov 1994 08:49:37 GMT`.
@@ -59,5 +56,113 @@ public enum HTTPDate {
         let d = doy - (153 * mp + 2) / 5 + 1
         let m = mp + (mp < 10 ? 3 : -9)
         return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+
+    /// The number of days in `month` of `year`.
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Reads the three forms from bytes.
+    private struct Cursor {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var index = 0
+
+        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+        /// Seconds since 1970 of the whole input, or nil.
+        mutating func httpDate() -> Int? {
+            skipSpaces()
+            guard letters(min: 3, max: 9) != nil else { return nil }
+            let day: Int, month: Int, year: Int, time: Int
+            if take(UInt8(ascii: ",")) {
+                // IMF-fixdate `Sun, 06 Nov 1994 08:49:37 GMT` or RFC 850 `Sunday, 06-Nov-94 08:49:37 GMT`.
+                guard skipSpaces() > 0, let d = digits(min: 1, max: 2) else { return nil }
+                let separator: UInt8 = take(UInt8(ascii: "-")) ? UInt8(ascii: "-") : UInt8(ascii: " ")
+                if separator == UInt8(ascii: " ") { guard skipSpaces() > 0 else { return nil } }
+                guard let m = month_() else { return nil }
+                if separator == UInt8(ascii: "-") { guard take(separator) else { return nil } } else { guard skipSpaces() > 0 else { return nil } }
+                guard let y = year_(), skipSpaces() > 0, let t = timeOfDay(), skipSpaces() > 0,
+                      takeCaseInsensitive("gmt") else { return nil }
+                (day, month, year, time) = (d, m, y, t)
+            } else {
+                // asctime `Sun Nov  6 08:49:37 1994`.
+                guard skipSpaces() > 0, let m = month_(), skipSpaces() > 0, let d = digits(min: 1, max: 2),
+                      skipSpaces() > 0, let t = timeOfDay(), skipSpaces() > 0, let y = digits(min: 4, max: 4) else { return nil }
+                (day, month, year, time) = (d, m, y, t)
+            }
+            skipSpaces()
+            guard index == bytes.count, (1...HTTPDate.daysIn(month: month, year: year)).contains(day) else { return nil }
+            return HTTPDate.daysFromCivil(year: year, month: month, day: day) * 86_400 + time
+        }
+
+        /// A four-digit year, or a two-digit one of the RFC 850 form.
+        mutating func year_() -> Int? {
+            let start = index
+            guard let value = digits(min: 2, max: 4), index - start != 3 else { return nil }
+            guard index - start == 2 else { return value }
+            return value < 70 ? 2000 + value : 1900 + value
+        }
+
+        /// `hh:mm:ss` as seconds into the day.
+        mutating func timeOfDay() -> Int? {
+            guard let h = digits(min: 2, max: 2), h < 24, take(UInt8(ascii: ":")),
+                  let m = digits(min: 2, max: 2), m < 60, take(UInt8(ascii: ":")),
+                  let s = digits(min: 2, max: 2), s <= 60 else { return nil }
+            return h * 3600 + m * 60 + s
+        }
+
+        /// A three-letter month name, 1...12.
+        mutating func month_() -> Int? {
+            guard let range = letters(min: 3, max: 3) else { return nil }
+            let lower = bytes[range].map { $0 | 0x20 }
+            return HTTPDate.months.firstIndex { $0.utf8.elementsEqual(lower) }.map { $0 + 1 }
+        }
+
+        /// A run of `min...max` ASCII letters (stops at `max`); its range.
+        mutating func letters(min: Int, max: Int) -> Range<Int>? {
+            let start = index
+            while index < bytes.count, index - start < max, (bytes[index] | 0x20) >= UInt8(ascii: "a"), (bytes[index] | 0x20) <= UInt8(ascii: "z") {
+                index += 1
+            }
+            return index - start >= min ? start..<index : nil
+        }
+
+        /// A run of `min...max` decimal digits followed by a non-digit; its value.
+        mutating func digits(min: Int, max: Int) -> Int? {
+            let start = index
+            var value = 0
+            while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 {
+                guard index - start < max else { return nil }
+                value = value * 10 + Int(bytes[index] &- UInt8(ascii: "0"))
+                index += 1
+            }
+            return index - start >= min ? value : nil
+        }
+
+        mutating func take(_ byte: UInt8) -> Bool {
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+            return true
+        }
+
+        mutating func takeCaseInsensitive(_ word: StaticString) -> Bool {
+            let count = word.utf8CodeUnitCount
+            guard bytes.count - index >= count else { return false }
+            for offset in 0..<count where bytes[index + offset] | 0x20 != word.utf8Start[offset] { return false }
+            index += count
+            return true
+        }
+
+        @discardableResult
+        mutating func skipSpaces() -> Int {
+            let start = index
+            while index < bytes.count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }
+            return index - start
+        }
     }
 }

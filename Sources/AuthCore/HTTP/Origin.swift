@@ -16,10 +16,12 @@ public struct Origin: Hashable, Sendable, CustomStringConvertible {
         self.port = port ?? Origin.defaultPort(for: self.scheme)
     }
 
-    /// The origin of a request head, or nil when it has no scheme or authority.
+    /// The origin of a request head, or nil when it has no scheme or its authority is not a
+    /// plain `host[:port]`.
     ///
-    /// Parsed on UTF-8 bytes: this runs for every request (authentication and redirect checks),
-    /// and an authority is ASCII, so no grapheme breaking is needed.
+    /// Read by the same strict parser that transports send by (see
+    /// ``AuthRequest/urlForTransport()``), on UTF-8 bytes: this runs for every request
+    /// (authentication and redirect checks), and an authority is ASCII.
     public init?(_ request: HTTPRequest) {
         guard let scheme = request.scheme, var authority = request.authority else { return nil }
         let parts: (host: String, port: Int?)? = authority.withUTF8 { bytes in
@@ -39,6 +41,13 @@ public struct Origin: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether the scheme encrypts the connection.
     public var isSecure: Bool { scheme == "https" || scheme == "wss" }
+
+    /// Whether the host is this machine: an IPv4 literal in `127.0.0.0/8`, `::1` or `localhost`.
+    public var isLoopback: Bool { Self.isLoopback(host: host) }
+
+    /// Whether `host` (lower-case, without brackets) is an IPv4 literal in `127.0.0.0/8`, the
+    /// IPv6 literal `::1`, or `localhost`. A name such as `127.example.com` is not.
+    public static func isLoopback(host: String) -> Bool { Loopback.contains(host) }
 
     /// `scheme://host:port`.
     public var description: String { "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)" }

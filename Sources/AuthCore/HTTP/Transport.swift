@@ -4,8 +4,10 @@
 /// so that the policy is the same on every transport.
 ///
 /// ## Implementing
-/// Send `request.head` and `request.body` as they are and return the status, header fields and
-/// whole body. Report connection failures as `AuthError.transport(_:)`. A closure adapter is
+/// Connect to ``AuthRequest/urlForTransport()`` — never to the head's authority re-read by
+/// another URL parser, so that the host a credential was checked for is the host it goes to —
+/// send `request.head`'s method and header fields and `request.body` as they are, and return
+/// the status, header fields and whole body. Report connection failures as `AuthError.transport(_:)`. A closure adapter is
 /// available as ``ClosureTransport``. `send` is `nonisolated(nonsending)`, like
 /// ``Middleware/intercept(_:next:)``: it starts on the caller's executor.
 public protocol Transport: Sendable {

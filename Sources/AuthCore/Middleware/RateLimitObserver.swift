@@ -25,7 +25,7 @@ public struct RateLimitObserver: Middleware {
         let remaining = fields[Self.remaining].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         let retryAfter = fields[.retryAfter].flatMap { RetryAfter.seconds($0, now: clock.now()) }
         guard status == 429 || (status == 503 && retryAfter != nil) || remaining == 0 else { return response }
-        let reset = fields[Self.reset].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }.map { value in
+        let reset = fields[Self.reset].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0.isFinite && abs($0) < 1e12 ? $0 : nil }.map { value in
             // Either seconds from now or a Unix time, as servers differ.
             value > 1_000_000_000 ? Date(timeIntervalSince1970: value) : clock.now().addingTimeInterval(value)
         }

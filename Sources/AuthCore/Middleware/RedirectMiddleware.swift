@@ -4,33 +4,28 @@ public import HTTPTypes
 /// Follows 301, 302, 303, 307 and 308 redirects up to a hop limit.
 ///
 /// 303 becomes GET (and 301/302 after a POST, as browsers do), dropping the body. On a hop to
-/// another origin, or from https to http, credentials are stripped: `Authorization`,
-/// `Proxy-Authorization`, `Cookie`, signature headers, the configured API-key headers and
-/// query items. The authentication middleware runs inside this one, so each hop is authorized
+/// another origin, or from https to http, credentials are stripped: every field and query item
+/// of ``SecretFields/standard``, of the names given here, and of the names the request marks. The authentication middleware runs inside this one, so each hop is authorized
 /// again only if its host is allowed.
 public struct RedirectMiddleware: Middleware {
     /// The most hops followed for one request (default 10).
     public let maxHops: Int
-    /// Header names removed on a cross-origin or downgrading hop.
-    public let sensitiveHeaders: [HTTPField.Name]
-    /// Query item names (lower-case) removed on such a hop.
-    public let sensitiveQueryItems: Set<String>
-
-    /// The headers always removed on such a hop.
-    public static let defaultSensitiveHeaders: [HTTPField.Name] = [
-        .authorization, .proxyAuthorization, .cookie,
-        HTTPField.Name("X-API-Key")!, HTTPField.Name("Signature")!, HTTPField.Name("Signature-Input")!,
-        HTTPField.Name("X-Signature")!, HTTPField.Name("X-Amz-Security-Token")!,
-    ]
+    /// Header and query item names removed on a cross-origin or downgrading hop, besides the names
+    /// each request marks (``RequestOptions/secretFields``).
+    public let secretFields: SecretFields
 
     /// Creates the middleware.
     /// - Parameters:
-    ///   - extraSensitiveHeaders: More header names to strip (for example a custom API-key header).
-    ///   - sensitiveQueryItems: Query item names to strip, such as `api_key`.
-    public init(maxHops: Int = 10, extraSensitiveHeaders: [HTTPField.Name] = [], sensitiveQueryItems: Set<String> = LoggingMiddleware.defaultSensitiveQueryItems) {
+    ///   - secretFields: Names to strip besides ``SecretFields/standard`` (a container passes
+    ///     its `container.markSecret(_:)` names).
+    public init(maxHops: Int = 10, secretFields: SecretFields = SecretFields()) {
         self.maxHops = maxHops
-        self.sensitiveHeaders = Self.defaultSensitiveHeaders + extraSensitiveHeaders
-        self.sensitiveQueryItems = Set(sensitiveQueryItems.map { $0.lowercased() })
+        self.secretFields = SecretFields.standard.union(secretFields)
+    }
+
+    /// Creates the middleware with extra header and query item names to strip.
+    public init(maxHops: Int = 10, extraSensitiveHeaders: [HTTPField.Name], sensitiveQueryItems: Set<String> = []) {
+        self.init(maxHops: maxHops, secretFields: SecretFields(headers: extraSensitiveHeaders.map(\.canonicalName), queryItems: sensitiveQueryItems))
     }
 
     /// Sends and follows redirects.
@@ -72,9 +67,11 @@ public struct RedirectMiddleware: Middleware {
         }
         let from = request.origin
         let to = next.origin
-        if from != to || (from?.isSecure == true && to?.isSecure == false) {
-            for name in sensitiveHeaders { next.head.headerFields[name] = nil }
-            next.head.path = QueryItems.removing(sensitiveQueryItems, from: next.head.path ?? "/")
+        if from == nil || from != to || (from?.isSecure == true && to?.isSecure == false) {
+            let secrets = secretFields.union(request.options.secretFields)
+            next.head.headerFields = HTTPFields(next.head.headerFields.filter { !secrets.containsHeader($0.name.canonicalName) })
+            next.head.path = QueryItems.removing(secrets.queryItemNames, from: next.head.path ?? "/")
+            next.options.secretFields = SecretFields()
         }
         return next
     }

@@ -45,7 +45,7 @@ public struct RetryMiddleware: Middleware {
 
     private func waitTime(for response: AuthResponse, attempt: Int) -> Duration {
         if let value = response.head.headerFields[.retryAfter], let seconds = RetryAfter.seconds(value, now: clock.now()) {
-            return min(.seconds(seconds), policy.maxRetryAfter)
+            return .clamped(seconds: seconds, to: policy.maxRetryAfter)
         }
         return policy.backoff(afterAttempt: attempt, random: random())
     }

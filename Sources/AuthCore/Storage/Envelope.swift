@@ -4,7 +4,7 @@ public import Foundation
 ///
 /// The payload is whatever the writer put there (a vault writes JSON, sealed when a cipher is
 /// configured). `formatVersion` lets AuthMigration upgrade old records and refuse newer ones.
-public struct Envelope: Sendable, Equatable, Codable, CustomStringConvertible {
+public struct Envelope: Sendable, Equatable, Codable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The version of the payload's format for its kind.
     public var formatVersion: Int
     /// What the payload holds, such as `bearer` or `device-id`.
@@ -28,5 +28,15 @@ public struct Envelope: Sendable, Equatable, Codable, CustomStringConvertible {
     /// Kind, version and size; never the payload.
     public var description: String {
         "Envelope(kind: \(kind), formatVersion: \(formatVersion), payload: \(payload.count) bytes, updatedAt: \(updatedAt))"
+    }
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+    /// The metadata and the payload's size, never its bytes (`Data`'s own mirror lists short
+    /// payloads byte by byte).
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "formatVersion": formatVersion, "kind": kind, "payload": "\(payload.count) bytes",
+            "updatedAt": updatedAt, "expiresAt": expiresAt as Any,
+        ], displayStyle: .struct)
     }
 }

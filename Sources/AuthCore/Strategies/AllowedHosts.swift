@@ -7,8 +7,9 @@ import HTTPTypes
 /// with a port (`api.example.com:8443`, or `127.0.0.1:*` for any port). Without a port, only the
 /// scheme's default port matches (443 for https, 80 for http), so a redirect to another port of
 /// the same host — another origin — gets no credential. Unless `allowInsecure` is set, only https
-/// is allowed; loopback hosts (`localhost`, `127.0.0.0/8`, `::1`) are allowed over http for local
-/// development and tests.
+/// is allowed; loopback hosts (`localhost`, an IPv4 literal in `127.0.0.0/8`, `::1`) are allowed
+/// over http for local development and tests. A request whose authority is not a plain
+/// `host[:port]` (userinfo, percent-escapes, stray `?#/@\`) is never allowed: see ``Origin``.
 ///
 /// ```swift
 /// let hosts = AllowedHosts(["api.example.com", "*.example.com"])
@@ -132,7 +133,7 @@ public struct AllowedHosts: Sendable, Equatable {
     }
 
     static func isLoopback(_ host: UnsafeBufferPointer<UInt8>) -> Bool {
-        host.elementsEqual("localhost".utf8) || host.elementsEqual("::1".utf8) || host.starts(with: "127.".utf8)
+        Loopback.contains(host)
     }
 
     /// Whether `bytes` has no upper-case letter and no byte outside ASCII.
@@ -149,6 +150,6 @@ public struct AllowedHosts: Sendable, Equatable {
     }
 
     static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        Loopback.contains(host)
     }
 }

@@ -30,7 +30,7 @@ public struct GuestStrategy: AuthStrategy {
                 throw AuthError(code: .renewalFailed, message: "the guest endpoint answered \(response.status.code)", account: context.account, status: response.status.code)
             }
             let tokens = try TokenResponse.parse(response.body)
-            return GuestToken(token: tokens.accessToken, expiresAt: tokens.expiresIn.map { TokenResponse.issuedAt(response, fallback: context.now).addingTimeInterval($0) }, deviceID: device.id)
+            return GuestToken(token: tokens.accessToken.reveal, expiresAt: tokens.expiresIn.map { TokenResponse.issuedAt(response, fallback: context.now).addingTimeInterval($0) }, deviceID: device.id)
         }
     }
 

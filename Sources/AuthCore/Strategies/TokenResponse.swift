@@ -2,19 +2,22 @@ public import Foundation
 import HTTPTypes
 
 /// An OAuth 2.0 token endpoint's success response (RFC 6749 §5.1).
+///
+/// The tokens are held as ``Secret``s, so its `description`, `debugDescription` and `dump`
+/// never show them; read one deliberately with ``Secret/reveal``.
 public struct TokenResponse: Sendable, Decodable {
     /// `access_token`.
-    public var accessToken: String
+    public var accessToken: Secret
     /// `token_type`.
     public var tokenType: String?
     /// `expires_in`, in seconds.
     public var expiresIn: Double?
     /// `refresh_token`.
-    public var refreshToken: String?
+    public var refreshToken: Secret?
     /// `scope`.
     public var scope: String?
     /// `id_token`.
-    public var idToken: String?
+    public var idToken: Secret?
 
     enum CodingKeys: String, CodingKey {
         case accessToken = "access_token", tokenType = "token_type", expiresIn = "expires_in"
@@ -24,16 +27,16 @@ public struct TokenResponse: Sendable, Decodable {
     /// Decodes the response; `expires_in` may be a number or a numeric string.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        accessToken = try c.decode(String.self, forKey: .accessToken)
+        accessToken = try c.decode(Secret.self, forKey: .accessToken)
         tokenType = try c.decodeIfPresent(String.self, forKey: .tokenType)
         if let seconds = try? c.decodeIfPresent(Double.self, forKey: .expiresIn) {
             expiresIn = seconds
         } else {
             expiresIn = try c.decodeIfPresent(String.self, forKey: .expiresIn).flatMap(Double.init)
         }
-        refreshToken = try c.decodeIfPresent(String.self, forKey: .refreshToken)
+        refreshToken = try c.decodeIfPresent(Secret.self, forKey: .refreshToken)
         scope = try c.decodeIfPresent(String.self, forKey: .scope)
-        idToken = try c.decodeIfPresent(String.self, forKey: .idToken)
+        idToken = try c.decodeIfPresent(Secret.self, forKey: .idToken)
     }
 
     /// Parses a token response body.
@@ -57,12 +60,12 @@ public struct TokenResponse: Sendable, Decodable {
     /// has no refresh token (RFC 6749 §6 allows the server to omit it).
     public func tokenSet(issuedAt now: Date, previousRefreshToken: String? = nil) -> BearerTokenSet {
         BearerTokenSet(
-            accessToken: accessToken,
-            refreshToken: refreshToken ?? previousRefreshToken,
+            accessToken: accessToken.reveal,
+            refreshToken: refreshToken?.reveal ?? previousRefreshToken,
             expiresAt: expiresIn.map { now.addingTimeInterval($0) },
             scope: scope,
             tokenType: tokenType ?? "Bearer",
-            idToken: idToken
+            idToken: idToken?.reveal
         )
     }
 }

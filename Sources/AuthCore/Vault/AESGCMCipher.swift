@@ -9,7 +9,7 @@ public import Foundation
 /// ```
 /// Sealed payloads start with the 4-byte tag `AKG1`, then nonce, ciphertext and tag. The key
 /// never appears in any description.
-public struct AESGCMCipher: CredentialCipher, CustomStringConvertible {
+public struct AESGCMCipher: CredentialCipher, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     static let magic = Data("AKG1".utf8)
     private let key: SymmetricKey
 
@@ -64,4 +64,8 @@ public struct AESGCMCipher: CredentialCipher, CustomStringConvertible {
 
     /// Names the algorithm; never the key.
     public var description: String { "AESGCMCipher(key: <redacted>)" }
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+    /// A mirror without the key, so `dump` shows none of its bytes.
+    public var customMirror: Mirror { Mirror(self, children: ["key": "<redacted>"], displayStyle: .struct) }
 }

@@ -1,3 +1,5 @@
+import AuthCore
+
 /// Where a legacy single-user layout keeps its values: text by key name.
 ///
 /// AuthMigration reads legacy data and never deletes it; removing the old layout after an import
@@ -31,15 +33,21 @@ public struct ClosureKeyValueSource: KeyValueSource {
 }
 
 /// A ``KeyValueSource`` over a plain dictionary, such as a parsed legacy JSON or plist file.
-public struct DictionaryKeyValueSource: KeyValueSource, CustomStringConvertible {
-    private let values: [String: String]
+///
+/// The values are legacy tokens and keys: they are held as `Secret`s, so the source's
+/// `description`, `debugDescription` and `dump` show the key names only.
+public struct DictionaryKeyValueSource: KeyValueSource, CustomStringConvertible, CustomDebugStringConvertible {
+    private let values: [String: Secret]
 
     /// Uses `values`.
-    public init(_ values: [String: String]) { self.values = values }
+    public init(_ values: [String: String]) { self.values = values.mapValues(Secret.init) }
 
     /// The value under `key`.
-    public func value(for key: String) async throws -> String? { values[key] }
+    public func value(for key: String) async throws -> String? { values[key]?.reveal }
 
     /// The key names; never the values.
     public var description: String { "DictionaryKeyValueSource(keys: \(values.keys.sorted()))" }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
 }

@@ -60,6 +60,7 @@ public struct HMACRequestSigner: RequestSigner, CustomStringConvertible, CustomR
         }
         fields[configuration.signatureField] = Data(mac).base64EncodedString()
         request.head.headerFields = fields
+        request.markSecret(header: configuration.signatureField.canonicalName)
     }
 
     /// Names the key id, never the key.

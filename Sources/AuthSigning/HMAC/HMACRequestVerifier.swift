@@ -68,7 +68,9 @@ public struct HMACRequestVerifier: Sendable {
         let current = now()
         let skew = timestamp.timeIntervalSince(current)
         guard abs(skew) <= tolerance else {
-            throw HMACVerificationError(code: .expired, message: "the timestamp is \(Int(skew.rounded())) s from the verifier's clock; at most \(Int(tolerance)) s is allowed")
+            // `skew` comes from the request: shown as a whole number only when one can hold it.
+            let shown = abs(skew) < 1e15 ? "\(Int(skew.rounded()))" : "more than 10^15"
+            throw HMACVerificationError(code: .expired, message: "the timestamp is \(shown) s from the verifier's clock; at most \(Int(tolerance)) s is allowed")
         }
         guard let secret = try await key(keyID) else {
             throw HMACVerificationError(code: .unknownKey, message: "no key is known for the key id in \(configuration.keyIDField.rawName)")

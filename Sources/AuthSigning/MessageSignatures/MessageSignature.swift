@@ -1,6 +1,10 @@
 public import Foundation
 
 /// One computed or verified RFC 9421 signature with its inputs.
+///
+/// The properties hold the real values. Its `description`, `debugDescription` and `dump` show
+/// the signature's size only, and the signature base with the values of covered secrets
+/// (`Authorization`, cookies, API-key query items, …) redacted.
 public struct MessageSignature: Sendable {
     /// The label (dictionary key) of the signature.
     public let label: String

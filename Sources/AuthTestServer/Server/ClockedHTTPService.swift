@@ -38,7 +38,8 @@ struct ClockedHTTPService<Responder: HTTPResponder>: Service where Responder.Con
                     logger.debug("unhandled error", metadata: ["error.type": .string(String(describing: type(of: error)))])
                     response = Response(status: .internalServerError)
                 }
-                response.headers[.date] = HTTPDate.format(clock.now())
+                // An injected fault may send a Date of its own (a hostile one, to test clients).
+                if response.headers[.date] == nil { response.headers[.date] = HTTPDate.format(clock.now()) }
                 try await responseWriter.write(response: response.head, body: response.body)
             },
             onServerRunning: { [onServerRunning] channel in

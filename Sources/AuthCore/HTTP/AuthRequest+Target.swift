@@ -1,0 +1,41 @@
+import HTTPTypes
+
+extension AuthRequest {
+    /// The absolute URL a transport sends this request to, built from the same parse of the
+    /// authority that ``origin`` and ``AllowedHosts`` read.
+    ///
+    /// A transport must send by this, never by re-reading the head's authority with a URL parser
+    /// of its own: then the host and port a credential was checked for are the host and port the
+    /// connection goes to. The host is lower-cased, an IPv6 literal bracketed, the port written
+    /// only when it is not the scheme's default.
+    ///
+    /// - Throws: `AuthError.invalidRequest` when the scheme is not http(s) or ws(s), the authority
+    ///   is not a plain `host[:port]` (see ``Origin``), or the path does not start with `/` or
+    ///   holds a byte a request target may not (space, control, `#`, non-ASCII). The message
+    ///   never repeats the authority or path, which may hold a secret.
+    public func urlForTransport() throws -> String {
+        guard head.scheme != nil else { throw AuthError.invalidRequest("the request has no scheme") }
+        guard let origin = Origin(head) else {
+            throw AuthError.invalidRequest("the request's authority is not a plain host[:port] (no userinfo, escapes or stray delimiters)")
+        }
+        guard Origin.defaultPort(for: origin.scheme) != 0 else {
+            throw AuthError.invalidRequest("the request's scheme is not http, https, ws or wss")
+        }
+        let path = head.path ?? "/"
+        guard Self.isOriginFormTarget(path) else {
+            throw AuthError.invalidRequest("the request's path does not start with / or holds a space, control character, # or non-ASCII byte")
+        }
+        let host = origin.host.utf8.contains(UInt8(ascii: ":")) ? "[\(origin.host)]" : origin.host
+        let port = origin.port == Origin.defaultPort(for: origin.scheme) ? "" : ":\(origin.port)"
+        return "\(origin.scheme)://\(host)\(port)\(path)"
+    }
+
+    /// Whether `path` is an origin-form request target (RFC 9112 §3.2.1) of visible ASCII.
+    static func isOriginFormTarget(_ path: String) -> Bool {
+        var path = path
+        return path.withUTF8 { bytes in
+            guard bytes.first == UInt8(ascii: "/") else { return false }
+            return bytes.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "#") }
+        }
+    }
+}

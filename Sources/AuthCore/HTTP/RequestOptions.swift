@@ -1,0 +1,17 @@
+/// Options a caller sets on one request; middlewares read them.
+public struct RequestOptions: Sendable, Equatable {
+    /// Allows the retry middleware to repeat a non-idempotent request (such as a POST).
+    public var retryNonIdempotent: Bool
+    /// A deadline for this request alone, overriding the timeout middleware's default.
+    public var timeout: Duration?
+    /// Header fields and query items of this request that carry secrets, besides
+    /// ``SecretFields/standard``: logs and mirrors redact them, and a hop to another origin drops
+    /// them. Credentials that write under names of their own add them here when they authorize.
+    public var secretFields: SecretFields
+    /// Creates options; the defaults retry only idempotent methods and use the pipeline's timeout.
+    public init(retryNonIdempotent: Bool = false, timeout: Duration? = nil, secretFields: SecretFields = SecretFields()) {
+        self.retryNonIdempotent = retryNonIdempotent
+        self.timeout = timeout
+        self.secretFields = secretFields
+    }
+}
