@@ -2,6 +2,13 @@ import AuthCore
 @testable import AuthFileStore
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 @Suite struct CorruptionTests {
     static let alice = CredentialKey(namespace: "svc", account: "alice", item: "credential")
@@ -98,6 +105,18 @@ import Testing
             #expect(error?.code == .incompatibleVersion)
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
             #expect(try Self.quarantined(beside: path).isEmpty)
+        }
+    }
+
+    @Test func aFIFOInPlaceOfARecordIsRefusedNotWaitedOn() async throws {
+        try await Self.withTwoRecords { store, path in
+            try FileManager.default.removeItem(atPath: path)
+            #expect(mkfifo(path, 0o600) == 0)
+            let error = await #expect(throws: CredentialStoreError.self) { try await store.get(Self.alice) }
+            #expect(error?.path == path)
+            #expect((error?.underlying as? StoreDirectoryPolicy.Refusal)?.code == .notARegularFile)
+            #expect(FileManager.default.fileExists(atPath: path))  // left in place, not quarantined
+            #expect(try await store.get(Self.bob) != nil)
         }
     }
 

@@ -9,8 +9,10 @@ import AuthCore
 /// <root>/<enc ns>/<enc account>/.tmp-<random>    a write in progress (removed on open after a crash)
 /// <root>/<enc ns>/<enc account>/<enc item>.rec.corrupt-<UTC time>   a quarantined record
 /// ```
-/// `enc` is ``FileNameCodec/encode(_:)``. Lock files are never deleted: deleting a file another
-/// process holds a `flock` on would let a third process lock a new file of the same name.
+/// `enc` is ``FileNameCodec/encode(_:)``. The store reaches these entries one directory at a
+/// time from its open root (see ``StoreDirectory``), never through a symbolic link; the path
+/// functions here serve messages and tests. Lock files are never deleted: deleting a file
+/// another process holds a `flock` on would let a third process lock a new file of the same name.
 struct StoreLayout: Sendable {
     /// The real path of the store directory.
     let root: String
@@ -22,32 +24,44 @@ struct StoreLayout: Sendable {
     /// The directory of refresh lock files.
     static let locksDirectoryName = ".locks"
 
-    /// The file that writers of every process take a `flock` on.
-    var writeLockPath: String { root + "/.lock" }
+    /// The file (in the root) that writers of every process take a `flock` on.
+    static let writeLockName = ".lock"
 
-    /// The directory of one namespace.
+    /// The name of a namespace's directory in the root.
+    static func namespaceName(_ namespace: String) -> String { FileNameCodec.encode(namespace) }
+    /// The name of an account's directory in its namespace's directory.
+    static func accountName(_ account: String) -> String { FileNameCodec.encode(account) }
+    /// The name of a record file in its account's directory.
+    static func recordName(_ item: String) -> String { FileNameCodec.encode(item) + recordSuffix }
+    /// The name of an account's refresh lock file in `.locks/<namespace>`.
+    static func lockName(_ account: String) -> String { FileNameCodec.encode(account) + ".lock" }
+
+    /// The path of the write lock file, for messages.
+    var writeLockPath: String { root + "/" + Self.writeLockName }
+
+    /// The path of a namespace's directory, for messages and tests.
     func namespaceDirectory(_ namespace: String) -> String {
-        root + "/" + FileNameCodec.encode(namespace)
+        root + "/" + Self.namespaceName(namespace)
     }
 
-    /// The directory of one account.
+    /// The path of an account's directory, for messages and tests.
     func accountDirectory(_ account: AccountKey) -> String {
-        namespaceDirectory(account.namespace) + "/" + FileNameCodec.encode(account.account)
+        namespaceDirectory(account.namespace) + "/" + Self.accountName(account.account)
     }
 
-    /// The file of one record.
+    /// The path of a record file, for messages and tests.
     func recordPath(_ key: CredentialKey) -> String {
-        accountDirectory(key.accountKey) + "/" + FileNameCodec.encode(key.item) + Self.recordSuffix
+        accountDirectory(key.accountKey) + "/" + Self.recordName(key.item)
     }
 
-    /// The directory holding the refresh lock files of one namespace.
+    /// The path of the directory holding a namespace's refresh lock files, for messages and tests.
     func lockDirectory(_ namespace: String) -> String {
-        root + "/" + Self.locksDirectoryName + "/" + FileNameCodec.encode(namespace)
+        root + "/" + Self.locksDirectoryName + "/" + Self.namespaceName(namespace)
     }
 
-    /// The refresh lock file of one account.
+    /// The path of an account's refresh lock file, for messages and tests.
     func lockPath(_ account: AccountKey) -> String {
-        lockDirectory(account.namespace) + "/" + FileNameCodec.encode(account.account) + ".lock"
+        lockDirectory(account.namespace) + "/" + Self.lockName(account.account)
     }
 
     /// What a record file name stands for, or nil when it is not a record file.

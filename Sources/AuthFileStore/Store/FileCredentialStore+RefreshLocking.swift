@@ -36,8 +36,8 @@ extension FileCredentialStore {
         let deadline = clock.now.advanced(by: options.lockTimeout)
         var pause = Duration.milliseconds(1)
         while true {
-            let taken = try FileStoreEngine.wrap("cannot lock the account's refresh lock file") { () throws(PosixError) in
-                try PosixFiles.tryLock(fd, path: path)
+            let taken = try FileStoreEngine.wrap("cannot lock the account's refresh lock file") { () throws(FileIOError) in
+                try FileStoreEngine.system { () throws(PosixError) in try PosixFiles.tryLock(fd, path: path) }
             }
             if taken { return }
             guard clock.now < deadline else {

@@ -10,6 +10,10 @@ import Dispatch
 /// - **Atomic writes:** a temporary file, `fsync`, `rename`, `fsync` of the directory. After a
 ///   crash a record holds its old or its new value; leftover temporary files are removed when a
 ///   store opens. Files are mode 0600 and directories 0700 whatever the umask.
+/// - **Links:** the path you give may lead to the directory through symbolic links; inside it,
+///   none is ever followed. A record, account, namespace or lock that is a link is refused with
+///   `CredentialStoreError.io` naming it (`… is a symbolic link; the store never follows links
+///   inside its directory …`), and left in place; see `StoreDirectoryPolicy`.
 /// - **Processes:** writers take an exclusive `flock` on `<root>/.lock`; ``withRefreshLock(for:_:)``
 ///   holds a per-account `flock`, which the system releases if the holder dies.
 /// - **Damage:** a record file that cannot be decoded throws `CredentialStoreError.corrupted`
@@ -33,7 +37,9 @@ public final class FileCredentialStore: CredentialStore, RefreshLocking {
     /// Opens the store in `directory`, creating it (mode 0700) if it does not exist.
     ///
     /// An existing directory must belong to this user and must not be writable by group or
-    /// others. Temporary files left by a crashed writer are removed.
+    /// others, sticky bit or not (so `/tmp` itself is refused: use a private folder in it).
+    /// Links in the path to it are followed; the store keeps the directory open and never
+    /// follows a link inside it. Temporary files left by a crashed writer are removed.
     /// - Parameters:
     ///   - directory: The store's directory.
     ///   - options: Lock timeout, quarantine and clock.
@@ -42,10 +48,11 @@ public final class FileCredentialStore: CredentialStore, RefreshLocking {
     ///   the write lock for longer than the lock timeout).
     public init(directory: URL, options: Options = Options()) throws {
         let root = try DirectoryGuard.prepare(directory)
-        self.directory = URL(fileURLWithPath: root, isDirectory: true)
+        self.directory = URL(fileURLWithPath: root.path, isDirectory: true)
         self.options = options
         self.engine = FileStoreEngine(
-            layout: StoreLayout(root: root),
+            layout: StoreLayout(root: root.path),
+            root: root,
             lockTimeout: options.lockTimeout,
             quarantinesCorruptedRecords: options.quarantinesCorruptedRecords,
             now: options.now)
@@ -76,7 +83,7 @@ public final class FileCredentialStore: CredentialStore, RefreshLocking {
 
     /// The accounts of `namespace` that have at least one record, sorted.
     public func accounts(in namespace: String) async throws -> [String] {
-        try await run { try $0.accounts(in: namespace) }
+        try await run { try $0.accounts(in: KeyNormalization.nfc(namespace)) }
     }
 
     /// The namespaces that have at least one record, sorted.

@@ -3,11 +3,13 @@ import AuthCore
 extension FileStoreEngine {
     /// The item names of one account, sorted.
     func items(of account: AccountKey) throws(CredentialStoreError) -> [String] {
-        try Self.wrap("cannot list the account's records") { () throws(PosixError) in
-            let directory = layout.accountDirectory(account)
+        try Self.wrap("cannot list the account's records") { () throws(FileIOError) in
+            guard let directory = try root.subdirectory(StoreLayout.namespaceName(account.namespace))?
+                .subdirectory(StoreLayout.accountName(account.account))
+            else { return [] }
             return try recordFiles(in: directory).compactMap { file in
-                resolve(file.decoded, fileName: file.name, candidates: [directory + "/" + file.name]) {
-                    ($0.item, FileNameCodec.encode($0.item) + StoreLayout.recordSuffix)
+                resolve(file.decoded, fileName: file.name, candidates: [(directory, file.name)]) {
+                    ($0.item, StoreLayout.recordName($0.item))
                 }
             }.sorted()
         }
@@ -15,15 +17,15 @@ extension FileStoreEngine {
 
     /// The accounts of a namespace that hold at least one record file, sorted.
     func accounts(in namespace: String) throws(CredentialStoreError) -> [String] {
-        try Self.wrap("cannot list the namespace's accounts") { () throws(PosixError) in
-            let directory = layout.namespaceDirectory(namespace)
+        try Self.wrap("cannot list the namespace's accounts") { () throws(FileIOError) in
+            guard let directory = try root.subdirectory(StoreLayout.namespaceName(namespace)) else { return [] }
             var names: [String] = []
             for account in try componentDirectories(in: directory) {
-                let accountDirectory = directory + "/" + account.name
-                let records = try recordFiles(in: accountDirectory).map { accountDirectory + "/" + $0.name }
+                guard let accountDirectory = try directory.subdirectory(account.name) else { continue }
+                let records = try recordFiles(in: accountDirectory).map { (accountDirectory, $0.name) }
                 guard !records.isEmpty else { continue }
                 let name = resolve(account.decoded, fileName: account.name, candidates: records) {
-                    ($0.account, FileNameCodec.encode($0.account))
+                    ($0.account, StoreLayout.accountName($0.account))
                 }
                 if let name { names.append(name) }
             }
@@ -33,19 +35,19 @@ extension FileStoreEngine {
 
     /// The namespaces that hold at least one record file, sorted.
     func namespaces() throws(CredentialStoreError) -> [String] {
-        try Self.wrap("cannot list the store's namespaces") { () throws(PosixError) in
+        try Self.wrap("cannot list the store's namespaces") { () throws(FileIOError) in
             var names: [String] = []
-            for namespace in try componentDirectories(in: layout.root) {
-                let directory = layout.root + "/" + namespace.name
-                var records: [String] = []
+            for namespace in try componentDirectories(in: root) {
+                guard let directory = try root.subdirectory(namespace.name) else { continue }
+                var records: [(StoreDirectory, String)] = []
                 for account in try componentDirectories(in: directory) {
-                    let accountDirectory = directory + "/" + account.name
-                    records += try recordFiles(in: accountDirectory).map { accountDirectory + "/" + $0.name }
+                    guard let accountDirectory = try directory.subdirectory(account.name) else { continue }
+                    records += try recordFiles(in: accountDirectory).map { (accountDirectory, $0.name) }
                     if case .name = namespace.decoded, !records.isEmpty { break }
                 }
                 guard !records.isEmpty else { continue }
                 let name = resolve(namespace.decoded, fileName: namespace.name, candidates: records) {
-                    ($0.namespace, FileNameCodec.encode($0.namespace))
+                    ($0.namespace, StoreLayout.namespaceName($0.namespace))
                 }
                 if let name { names.append(name) }
             }
@@ -58,12 +60,12 @@ extension FileStoreEngine {
     private func resolve(
         _ decoded: FileNameCodec.Decoded,
         fileName: String,
-        candidates: [String],
+        candidates: [(directory: StoreDirectory, name: String)],
         component: (CredentialKey) -> (name: String, fileName: String)
     ) -> String? {
         if case .name(let name) = decoded { return name }
-        for path in candidates {
-            guard let key = storedKey(at: path) else { continue }
+        for candidate in candidates {
+            guard let key = storedKey(candidate.name, in: candidate.directory) else { continue }
             let (name, encoded) = component(key)
             if encoded == fileName { return name }
         }

@@ -4,22 +4,23 @@ extension FileStoreEngine {
     /// Removes temporary files a crashed writer left behind, anywhere in the store.
     ///
     /// Runs under the write lock: a live writer in another process holds that lock while its
-    /// temporary file exists, so only leftovers of dead writers are removed.
+    /// temporary file exists, so only leftovers of dead writers are removed. Links are never
+    /// followed nor removed.
     func removeTemporaryFiles() throws(CredentialStoreError) {
         try withWriteLock { () throws(CredentialStoreError) in
-            try Self.wrap("cannot clean up temporary files") { () throws(PosixError) in
-                try removeTemporaryFiles(in: layout.root, depth: 3)
+            try Self.wrap("cannot clean up temporary files") { () throws(FileIOError) in
+                try removeTemporaryFiles(in: root, depth: 3)
             }
         }
     }
 
-    private func removeTemporaryFiles(in directory: String, depth: Int) throws(PosixError) {
-        for entry in try PosixFiles.entries(of: directory) ?? [] {
-            let path = directory + "/" + entry.name
+    private func removeTemporaryFiles(in directory: StoreDirectory, depth: Int) throws(FileIOError) {
+        for entry in try directory.entries() {
             if entry.isRegularFile, entry.name.hasPrefix(PosixFiles.temporaryPrefix) {
-                try PosixFiles.removeFile(path)
-            } else if entry.isDirectory, depth > 0, entry.name != StoreLayout.locksDirectoryName {
-                try removeTemporaryFiles(in: path, depth: depth - 1)
+                try directory.removeFile(entry.name)
+            } else if entry.isDirectory, depth > 0, entry.name != StoreLayout.locksDirectoryName,
+                      let subdirectory = try directory.subdirectory(entry.name) {
+                try removeTemporaryFiles(in: subdirectory, depth: depth - 1)
             }
         }
     }
@@ -27,10 +28,10 @@ extension FileStoreEngine {
     /// Opens (creating as needed) the refresh lock file of an account.
     /// - Returns: Its descriptor, not yet locked.
     func openRefreshLock(_ account: AccountKey) throws(CredentialStoreError) -> Int32 {
-        try Self.wrap("cannot open the account's refresh lock file") { () throws(PosixError) in
-            try PosixFiles.makeDirectory(layout.root + "/" + StoreLayout.locksDirectoryName)
-            try PosixFiles.makeDirectory(layout.lockDirectory(account.namespace))
-            return try PosixFiles.openLockFile(layout.lockPath(account))
+        try Self.wrap("cannot open the account's refresh lock file") { () throws(FileIOError) in
+            let locks = try root.makeSubdirectory(StoreLayout.locksDirectoryName)
+            let namespace = try locks.makeSubdirectory(StoreLayout.namespaceName(account.namespace))
+            return try namespace.openLockFile(StoreLayout.lockName(account.account))
         }
     }
 }

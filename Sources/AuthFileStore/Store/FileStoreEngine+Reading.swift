@@ -19,12 +19,13 @@ extension FileStoreEngine {
     /// Reads one record.
     ///
     /// A file that cannot be decoded is re-read under the write lock (a writer may have replaced
-    /// it meanwhile); if it is still bad it is moved aside (see ``moveAside(_:)``) and the call
+    /// it meanwhile); if it is still bad it is moved aside (see ``moveAside(_:in:)``) and the call
     /// throws `.corrupted` naming the file. A file of a newer container version throws
     /// `.incompatibleVersion` and stays where it is.
     func get(_ key: CredentialKey) throws(CredentialStoreError) -> Envelope? {
         let path = layout.recordPath(key)
-        guard let bytes = try read(path, key: key) else { return nil }
+        let name = StoreLayout.recordName(key.item)
+        guard let bytes = try read(key) else { return nil }
         switch judge(bytes, key: key) {
         case .record(let envelope):
             return envelope
@@ -36,14 +37,17 @@ extension FileStoreEngine {
             }
         }
         return try withWriteLock { () throws(CredentialStoreError) -> Envelope? in
-            guard let again = try read(path, key: key) else { return nil }
+            // Opened again under the lock: a writer may have replaced the file, or the directory.
+            guard let directory = try accountDirectory(key),
+                  let again = try read(name, in: directory, key: key)
+            else { return nil }
             switch judge(again, key: key) {
             case .record(let envelope):
                 return envelope  // replaced by a writer meanwhile
             case .newerVersion(let found):
                 throw CredentialStoreError.incompatibleVersion(found: found, supported: Int(RecordFile.version), key: key, path: path)
             case .corrupted(let reason):
-                let moved = try moveAside(path)
+                let moved = try moveAside(name, in: directory)
                 throw CredentialStoreError.corrupted("the record file cannot be decoded: \(reason); it was moved aside to \(moved)", key: key, path: path)
             }
         }
@@ -67,8 +71,8 @@ extension FileStoreEngine {
     }
 
     /// The key stored inside a record file, or nil when it cannot be read (listing skips it).
-    func storedKey(at path: String) -> CredentialKey? {
-        guard let bytes = try? PosixFiles.readFile(path, limit: RecordFile.maximumSize),
+    func storedKey(_ name: String, in directory: StoreDirectory) -> CredentialKey? {
+        guard let bytes = try? directory.readFile(name, limit: RecordFile.maximumSize),
               let record = try? RecordFile.decode(bytes)
         else { return nil }
         return record.key
@@ -76,26 +80,37 @@ extension FileStoreEngine {
 
     /// Renames a damaged record file to `<name>.corrupt-<UTC time>` beside it; never deletes it.
     /// - Returns: The new file name.
-    func moveAside(_ path: String) throws(CredentialStoreError) -> String {
-        let base = path + StoreLayout.quarantineInfix + Self.timestamp(now())
-        var candidate = base
-        var info = stat()
-        var counter = 1
-        while lstat(candidate, &info) == 0 {
-            counter += 1
-            candidate = base + "-\(counter)"
+    func moveAside(_ name: String, in directory: StoreDirectory) throws(CredentialStoreError) -> String {
+        try Self.wrap("cannot move the damaged record file aside") { () throws(FileIOError) in
+            let base = name + StoreLayout.quarantineInfix + Self.timestamp(now())
+            var candidate = base
+            var counter = 1
+            while try directory.exists(candidate) {
+                counter += 1
+                candidate = base + "-\(counter)"
+            }
+            try directory.move(name, to: candidate)
+            try directory.sync()
+            return candidate
         }
-        let target = candidate
-        try Self.wrap("cannot move the damaged record file aside") { () throws(PosixError) in
-            try PosixFiles.move(path, to: target)
-            try PosixFiles.syncDirectory((path as NSString).deletingLastPathComponent)
-        }
-        return (target as NSString).lastPathComponent
     }
 
-    private func read(_ path: String, key: CredentialKey) throws(CredentialStoreError) -> [UInt8]? {
-        try Self.wrap("cannot read the record file", key: key) { () throws(PosixError) in
-            try PosixFiles.readFile(path, limit: RecordFile.maximumSize)
+    /// The directory of the account of `key`, or nil when it does not exist.
+    private func accountDirectory(_ key: CredentialKey) throws(CredentialStoreError) -> StoreDirectory? {
+        try Self.wrap("cannot read the record file", key: key) { () throws(FileIOError) in
+            try root.subdirectory(StoreLayout.namespaceName(key.namespace))?.subdirectory(StoreLayout.accountName(key.account))
+        }
+    }
+
+    /// The bytes of the record file of `key`, or nil when there is none.
+    private func read(_ key: CredentialKey) throws(CredentialStoreError) -> [UInt8]? {
+        guard let directory = try accountDirectory(key) else { return nil }
+        return try read(StoreLayout.recordName(key.item), in: directory, key: key)
+    }
+
+    private func read(_ name: String, in directory: StoreDirectory, key: CredentialKey) throws(CredentialStoreError) -> [UInt8]? {
+        try Self.wrap("cannot read the record file", key: key) { () throws(FileIOError) in
+            try directory.readFile(name, limit: RecordFile.maximumSize)
         }
     }
 

@@ -13,10 +13,13 @@ import Darwin
 /// ``FileCredentialStore`` runs these on its own dispatch queue. Every change (put, delete,
 /// quarantine, clean-up) happens while holding an exclusive `flock` on `<root>/.lock`, so writers
 /// in different processes exclude each other; readers take no lock, since `rename` replaces a
-/// record file whole.
+/// record file whole. Every entry is reached from the open ``root`` one directory at a time,
+/// never through a symbolic link (see `StoreDirectoryPolicy`).
 struct FileStoreEngine: Sendable {
-    /// Where the files are.
+    /// Where the files are (paths, for messages).
     let layout: StoreLayout
+    /// The store's directory, open for the store's life.
+    let root: StoreDirectory
     /// How long to wait for a lock held by another process.
     let lockTimeout: Duration
     /// Whether records that cannot be decoded are moved aside.
@@ -37,12 +40,10 @@ struct FileStoreEngine: Sendable {
             throw CredentialStoreError(code: .io, message: "cannot encode the record", key: key, underlying: error)
         }
         try withWriteLock { () throws(CredentialStoreError) in
-            let namespaceDirectory = layout.namespaceDirectory(key.namespace)
-            let accountDirectory = layout.accountDirectory(key.accountKey)
-            try Self.wrap("cannot write the record file", key: key) { () throws(PosixError) in
-                if try PosixFiles.makeDirectory(namespaceDirectory) { try PosixFiles.syncDirectory(layout.root) }
-                if try PosixFiles.makeDirectory(accountDirectory) { try PosixFiles.syncDirectory(namespaceDirectory) }
-                try PosixFiles.writeAtomically(bytes, to: layout.recordPath(key), directory: accountDirectory)
+            try Self.wrap("cannot write the record file", key: key) { () throws(FileIOError) in
+                let namespace = try root.makeSubdirectory(StoreLayout.namespaceName(key.namespace))
+                let account = try namespace.makeSubdirectory(StoreLayout.accountName(key.account))
+                try account.writeAtomically(bytes, to: StoreLayout.recordName(key.item))
             }
         }
     }
@@ -50,37 +51,56 @@ struct FileStoreEngine: Sendable {
     /// Removes one record file, then its directories if they became empty.
     func delete(_ key: CredentialKey) throws(CredentialStoreError) {
         try withWriteLock { () throws(CredentialStoreError) in
-            try Self.wrap("cannot remove the record file", key: key) { () throws(PosixError) in
-                if try PosixFiles.removeFile(layout.recordPath(key)) {
-                    try PosixFiles.syncDirectory(layout.accountDirectory(key.accountKey))
+            try Self.wrap("cannot remove the record file", key: key) { () throws(FileIOError) in
+                let namespaceName = StoreLayout.namespaceName(key.namespace)
+                guard let namespace = try root.subdirectory(namespaceName) else { return }
+                let accountName = StoreLayout.accountName(key.account)
+                if let account = try namespace.subdirectory(accountName) {
+                    if try account.removeFile(StoreLayout.recordName(key.item)) { try account.sync() }
+                    try namespace.removeSubdirectoryIfEmpty(accountName)
                 }
-                try PosixFiles.removeDirectoryIfEmpty(layout.accountDirectory(key.accountKey))
-                try PosixFiles.removeDirectoryIfEmpty(layout.namespaceDirectory(key.namespace))
+                try root.removeSubdirectoryIfEmpty(namespaceName)
             }
         }
     }
 
     /// Removes the record files of one account; quarantined files stay.
+    /// - Throws: `.io` naming a link met in place of a record (after removing the rest).
     func deleteAccount(_ account: AccountKey) throws(CredentialStoreError) {
         try withWriteLock { () throws(CredentialStoreError) in
-            try Self.wrap("cannot remove the account's records") { () throws(PosixError) in
-                try removeRecords(in: layout.accountDirectory(account))
-                try PosixFiles.removeDirectoryIfEmpty(layout.namespaceDirectory(account.namespace))
+            try Self.wrap("cannot remove the account's records") { () throws(FileIOError) in
+                let namespaceName = StoreLayout.namespaceName(account.namespace)
+                guard let namespace = try root.subdirectory(namespaceName) else { return }
+                let accountName = StoreLayout.accountName(account.account)
+                if let directory = try namespace.subdirectory(accountName) {
+                    let links = try removeRecords(in: directory)
+                    try namespace.removeSubdirectoryIfEmpty(accountName)
+                    if let link = links.first { throw .refused(.symbolicLink(at: link)) }
+                }
+                try root.removeSubdirectoryIfEmpty(namespaceName)
             }
         }
     }
 
-    /// Removes every record file; quarantined files and lock files stay.
+    /// Removes every record file; quarantined files and lock files stay. Links in place of a
+    /// namespace, an account or a record are skipped, never followed nor removed.
+    /// - Throws: `.io` naming the first such link, after removing every record.
     func deleteAll() throws(CredentialStoreError) {
         try withWriteLock { () throws(CredentialStoreError) in
-            try Self.wrap("cannot remove the store's records") { () throws(PosixError) in
-                for namespace in try componentDirectories(in: layout.root) {
-                    let namespaceDirectory = layout.root + "/" + namespace.name
-                    for account in try componentDirectories(in: namespaceDirectory) {
-                        try removeRecords(in: namespaceDirectory + "/" + account.name)
+            try Self.wrap("cannot remove the store's records") { () throws(FileIOError) in
+                var links: [String] = []
+                for namespaceEntry in try root.entries() where FileNameCodec.decode(namespaceEntry.name) != nil {
+                    if namespaceEntry.isSymbolicLink { links.append(root.path + "/" + namespaceEntry.name) }
+                    guard namespaceEntry.isDirectory, let namespace = try root.subdirectory(namespaceEntry.name) else { continue }
+                    for accountEntry in try namespace.entries() where FileNameCodec.decode(accountEntry.name) != nil {
+                        if accountEntry.isSymbolicLink { links.append(namespace.path + "/" + accountEntry.name) }
+                        guard accountEntry.isDirectory, let account = try namespace.subdirectory(accountEntry.name) else { continue }
+                        links += try removeRecords(in: account)
+                        try namespace.removeSubdirectoryIfEmpty(accountEntry.name)
                     }
-                    try PosixFiles.removeDirectoryIfEmpty(namespaceDirectory)
+                    try root.removeSubdirectoryIfEmpty(namespaceEntry.name)
                 }
+                if let link = links.first { throw .refused(.symbolicLink(at: link)) }
             }
         }
     }
@@ -89,12 +109,14 @@ struct FileStoreEngine: Sendable {
     /// - Throws: `.unavailable` when another process holds the lock for longer than that.
     func withWriteLock<T>(_ body: () throws(CredentialStoreError) -> T) throws(CredentialStoreError) -> T {
         let path = layout.writeLockPath
-        let fd = try Self.wrap("cannot open the store's write lock") { () throws(PosixError) in try PosixFiles.openLockFile(path) }
+        let fd = try Self.wrap("cannot open the store's write lock") { () throws(FileIOError) in
+            try root.openLockFile(StoreLayout.writeLockName)
+        }
         defer { PosixFiles.unlockAndClose(fd) }
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: lockTimeout)
         var pause: UInt32 = 500
-        while !(try Self.wrap("cannot lock the store", { () throws(PosixError) in try PosixFiles.tryLock(fd, path: path) })) {
+        while !(try Self.wrap("cannot lock the store", { () throws(FileIOError) in try Self.system { () throws(PosixError) in try PosixFiles.tryLock(fd, path: path) } })) {
             guard clock.now < deadline else {
                 throw CredentialStoreError.unavailable("another process held the store's write lock for longer than \(lockTimeout); try again later", path: path)
             }
@@ -104,41 +126,57 @@ struct FileStoreEngine: Sendable {
         return try body()
     }
 
-    /// The subdirectories of `path` whose names decode as key components.
-    func componentDirectories(in path: String) throws(PosixError) -> [(name: String, decoded: FileNameCodec.Decoded)] {
-        (try PosixFiles.entries(of: path) ?? []).compactMap { entry in
+    /// The subdirectories of `directory` whose names decode as key components (links excluded).
+    func componentDirectories(in directory: StoreDirectory) throws(FileIOError) -> [(name: String, decoded: FileNameCodec.Decoded)] {
+        try directory.entries().compactMap { entry in
             guard entry.isDirectory, let decoded = FileNameCodec.decode(entry.name) else { return nil }
             return (entry.name, decoded)
         }
     }
 
-    /// The record files in an account directory.
-    func recordFiles(in path: String) throws(PosixError) -> [(name: String, decoded: FileNameCodec.Decoded)] {
-        (try PosixFiles.entries(of: path) ?? []).compactMap { entry in
+    /// The record files in an account directory (links excluded).
+    func recordFiles(in directory: StoreDirectory) throws(FileIOError) -> [(name: String, decoded: FileNameCodec.Decoded)] {
+        try directory.entries().compactMap { entry in
             guard entry.isRegularFile, let decoded = StoreLayout.decodeRecordFileName(entry.name) else { return nil }
             return (entry.name, decoded)
         }
     }
 
-    /// Removes the record and temporary files of one account directory, and the directory if
-    /// nothing else (a quarantined file) is left in it.
-    private func removeRecords(in accountDirectory: String) throws(PosixError) {
+    /// Removes the record and temporary files of one account directory.
+    /// - Returns: The paths of links found in place of such files, left as they are.
+    private func removeRecords(in directory: StoreDirectory) throws(FileIOError) -> [String] {
         var removed = false
-        for entry in try PosixFiles.entries(of: accountDirectory) ?? [] where entry.isRegularFile {
-            if StoreLayout.decodeRecordFileName(entry.name) != nil || entry.name.hasPrefix(PosixFiles.temporaryPrefix) {
-                removed = try PosixFiles.removeFile(accountDirectory + "/" + entry.name) || removed
-            }
+        var links: [String] = []
+        for entry in try directory.entries() {
+            guard StoreLayout.decodeRecordFileName(entry.name) != nil || entry.name.hasPrefix(PosixFiles.temporaryPrefix) else { continue }
+            if entry.isSymbolicLink { links.append(directory.path + "/" + entry.name) }
+            if entry.isRegularFile { removed = try directory.removeFile(entry.name) || removed }
         }
-        if removed { try PosixFiles.syncDirectory(accountDirectory) }
-        try PosixFiles.removeDirectoryIfEmpty(accountDirectory)
+        if removed { try directory.sync() }
+        return links
     }
 
-    /// Runs a POSIX step, turning its failure into a `.io` store error naming the file.
-    static func wrap<T>(_ message: String, key: CredentialKey? = nil, _ body: () throws(PosixError) -> T) throws(CredentialStoreError) -> T {
+    /// Runs a file step, turning its failure into a `.io` store error naming the file; a
+    /// refusal by the directory policy says what was wrong (`… is a symbolic link; …`).
+    static func wrap<T>(_ message: String, key: CredentialKey? = nil, _ body: () throws(FileIOError) -> T) throws(CredentialStoreError) -> T {
         do {
             return try body()
         } catch {
-            throw CredentialStoreError(code: .io, message: message, key: key, path: error.path, underlying: error)
+            switch error {
+            case .system(let failure):
+                throw CredentialStoreError(code: .io, message: message, key: key, path: failure.path, underlying: failure)
+            case .refused(let refusal):
+                throw CredentialStoreError(code: .io, message: "\(message): \(refusal.message)", key: key, path: refusal.path, underlying: refusal)
+            }
+        }
+    }
+
+    /// Runs a system call wrapper, as a file step.
+    static func system<T>(_ body: () throws(PosixError) -> T) throws(FileIOError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw .system(error)
         }
     }
 }

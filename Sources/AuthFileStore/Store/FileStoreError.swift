@@ -2,6 +2,7 @@
 ///
 /// Thrown only by ``FileCredentialStore/init(directory:options:)``; the operations of an open
 /// store throw `CredentialStoreError`. Compare codes: `error.code == .insecurePermissions`.
+/// A refusal by `StoreDirectoryPolicy` is carried as ``underlying``.
 public struct FileStoreError: Error, Sendable, CustomStringConvertible {
     /// What kind of refusal this is.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
@@ -13,6 +14,9 @@ public struct FileStoreError: Error, Sendable, CustomStringConvertible {
         public static let insecurePermissions = Code("insecurePermissions")
         /// The directory belongs to another user.
         public static let foreignOwner = Code("foreignOwner")
+        /// The store directory is a symbolic link where none may be (links in the path the
+        /// caller gave are followed; see `StoreDirectoryPolicy`).
+        public static let symbolicLink = Code("symbolicLink")
         /// The URL is not a file URL.
         public static let invalidLocation = Code("invalidLocation")
         /// The directory or its lock file could not be created or inspected.

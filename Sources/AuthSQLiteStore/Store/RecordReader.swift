@@ -29,7 +29,8 @@ final class RecordReader: Sendable {
     init(path: String, busyTimeout: Duration) throws {
         self.path = path
         var db: OpaquePointer?
-        let opened = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil)
+        // NOFOLLOW: SQLite refuses a path with a link in it (the store passes a resolved one).
+        let opened = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW, nil)
         guard opened == SQLITE_OK, let db else {
             let error = Self.error(db, code: opened)
             sqlite3_close(db)

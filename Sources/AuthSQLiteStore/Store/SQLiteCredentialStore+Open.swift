@@ -6,6 +6,12 @@ extension SQLiteCredentialStore {
     /// Opens the store at `path`, creating the file (mode 0600, and its folder with mode 0700)
     /// when it does not exist, and bringing its schema up to date.
     ///
+    /// The folder gets the file store's checks (see `StoreDirectoryPolicy`): it must belong to
+    /// this user and be writable by no one else, sticky bit or not, so a database directly in
+    /// `/tmp` is refused (use a private folder in it). Links in the path to the folder are
+    /// followed; a link at the database path or at its `-wal`, `-shm` or `-journal` file, dangling
+    /// or not, is refused and left in place, and nothing is created through it.
+    ///
     /// An existing file is checked before anything can write to it: it must start with the SQLite
     /// header, pass `PRAGMA quick_check` on a read-only connection, and not carry a newer schema.
     /// Only then is it opened read-write (which switches it to WAL mode and migrates it). A file
@@ -21,12 +27,14 @@ extension SQLiteCredentialStore {
     /// - Throws: ``CredentialStoreError``: `.corrupted` (naming the path) for a file that is not a
     ///   database or fails its integrity check; `.incompatibleVersion` for a newer schema;
     ///   `.unavailable` when the file stays locked past the busy timeout; `.invalidArgument` for
-    ///   options out of range (a negative timeout, a lease under 30 ms); `.io` otherwise.
+    ///   options out of range (a negative timeout, a lease under 30 ms) and for a location the
+    ///   policy refuses (naming the path at fault, with the `StoreDirectoryPolicy.Refusal` as
+    ///   `underlying`); `.io` otherwise.
     public static func open(at path: String, options: SQLiteStoreOptions = SQLiteStoreOptions()) async throws -> SQLiteCredentialStore {
         let (pool, reader) = try await BlockingWork.run {
-            let pool = try openPool(at: path, options: options)
+            let (pool, file) = try openPool(at: path, options: options)
             do {
-                return (pool, try RecordReader(path: path, busyTimeout: options.busyTimeout))
+                return (pool, try RecordReader(path: file, busyTimeout: options.busyTimeout))
             } catch {
                 try? pool.close()
                 throw SQLiteErrors.translate(error, operation: "opening the store", path: path)
@@ -58,24 +66,28 @@ extension SQLiteCredentialStore {
         }
     }
 
-    private static func openPool(at path: String, options: SQLiteStoreOptions) throws -> DatabasePool {
+    /// - Returns: The pool, and the path it opened (the folder's real path and the file name).
+    private static func openPool(at path: String, options: SQLiteStoreOptions) throws -> (DatabasePool, String) {
         do {
             try options.validate(path: path)
-            switch try DatabaseFile.inspect(path) {
-            case .absent: try DatabaseFile.createPrivate(path)
+            let file = try DatabaseLocation.resolve(path)
+            switch try DatabaseFile.inspect(file, path: path) {
+            case .absent: try DatabaseFile.createPrivate(file, path: path)
             case .empty: break
-            case .database: try validateReadOnly(path, options: options)
+            case .database: try validateReadOnly(file, path: path, options: options)
             }
-            let pool = try DatabasePool(path: path, configuration: configuration(options))
+            // Again, right before SQLite opens it: a link planted meanwhile is refused too.
+            try DatabaseLocation.checkFiles(path)
+            let pool = try DatabasePool(path: file, configuration: configuration(options))
             do {
                 // GRDB sets `synchronous = NORMAL` when it enables WAL; apply the chosen durability
                 // to the writer connection (the only one that commits).
                 try pool.writeWithoutTransaction { db in
                     try db.execute(sql: "PRAGMA synchronous = \(options.durability.pragmaValue)")
                 }
-                try DatabaseFile.restrictPermissions(path)
+                try DatabaseFile.restrictPermissions(file, path: path)
                 try StoreSchema.migrate(pool, path: path)
-                return pool
+                return (pool, file)
             } catch {
                 try? pool.close()
                 throw error
@@ -86,12 +98,12 @@ extension SQLiteCredentialStore {
     }
 
     /// Checks an existing file on a read-only connection, which cannot change it.
-    private static func validateReadOnly(_ path: String, options: SQLiteStoreOptions) throws {
+    private static func validateReadOnly(_ file: String, path: String, options: SQLiteStoreOptions) throws {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(options.busyTimeout.timeInterval)
         configuration.label = "AuthSQLiteStore.validation"
-        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        let queue = try DatabaseQueue(path: file, configuration: configuration)
         defer { try? queue.close() }
         try queue.read { db in
             let report = try String.fetchAll(db, sql: "PRAGMA quick_check")

@@ -10,6 +10,9 @@ import GRDB
 /// configured, so the store never sees plaintext it does not need. The file is a WAL database
 /// (readers never wait for writers) created with mode 0600, as are its `-wal` and `-shm` files.
 /// Every write is one transaction, so after a crash a record holds its old or its new value.
+/// The folder must belong to this user and be writable by no one else, and no link at the
+/// database or its side files is ever followed (see ``open(at:options:)`` and
+/// `StoreDirectoryPolicy`).
 ///
 /// ```swift
 /// let store = try await SQLiteCredentialStore.open(at: "/home/me/.config/app/credentials.sqlite")
@@ -22,7 +25,8 @@ import GRDB
 /// that is not a database (left untouched) or a record that cannot be decoded (left in place),
 /// `.incompatibleVersion` for a file written by a newer schema.
 public final class SQLiteCredentialStore: CredentialStore, RefreshLocking {
-    /// The database file.
+    /// The database file, as the caller gave it (errors name this path; SQLite opens the file in
+    /// the folder's real path).
     public let path: String
     /// The options the store was opened with.
     public let options: SQLiteStoreOptions
@@ -104,7 +108,7 @@ public final class SQLiteCredentialStore: CredentialStore, RefreshLocking {
     /// The accounts with at least one record in `namespace`, sorted as Swift's `sorted()` sorts them.
     public func accounts(in namespace: String) async throws -> [String] {
         try await names("account", sql: "SELECT DISTINCT account FROM credential_record WHERE namespace = ? ORDER BY account",
-                        arguments: [RecordCodec.blob(namespace)])
+                        arguments: [RecordCodec.blob(KeyNormalization.nfc(namespace))])
     }
 
     /// The namespaces with at least one record, sorted as Swift's `sorted()` sorts them.

@@ -9,7 +9,7 @@ import Musl
 #endif
 
 /// File-level care around the database: inspect an existing file without changing it, create a
-/// new one private to its owner, keep the WAL side files private too.
+/// new one private to its owner, keep the WAL side files private too; never through a link.
 enum DatabaseFile {
     /// What is at the database path before SQLite opens it.
     enum State: Equatable {
@@ -24,27 +24,40 @@ enum DatabaseFile {
     /// The 16 bytes every SQLite 3 database starts with.
     static let sqliteHeader: [UInt8] = Array("SQLite format 3\u{0}".utf8)
 
-    /// The file's state, read without writing anything.
+    /// The file's state, read without writing anything and without following a link.
+    /// - Parameters:
+    ///   - file: The path SQLite will open (see `DatabaseLocation`).
+    ///   - path: The path the caller gave, for errors.
     /// - Throws: `.corrupted` naming the path when the file is not an SQLite database;
     ///   `.io` when it cannot be read.
-    static func inspect(_ path: String) throws -> State {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return .absent }
-        if isDirectory.boolValue {
-            throw CredentialStoreError(code: .io, message: "the credential database path is a directory", path: path)
+    static func inspect(_ file: String, path: String) throws -> State {
+        let descriptor = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        if descriptor < 0 {
+            let code = errno
+            if code == ENOENT { return .absent }
+            throw CredentialStoreError(code: .io, message: "the credential database file cannot be read (errno \(code))", path: path)
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw CredentialStoreError(code: .io, message: "the credential database file cannot be read", path: path)
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            throw CredentialStoreError(code: .io, message: "the credential database file cannot be inspected (errno \(errno))", path: path)
         }
-        defer { try? handle.close() }
-        let prefix: Data
-        do {
-            prefix = try handle.read(upToCount: sqliteHeader.count) ?? Data()
-        } catch {
-            throw CredentialStoreError(code: .io, message: "the credential database file cannot be read", path: path, underlying: error)
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw DatabaseLocation.error(.notARegularFile(at: path))
         }
-        if prefix.isEmpty { return .empty }
-        guard Array(prefix) == sqliteHeader else {
+        var prefix = [UInt8](repeating: 0, count: sqliteHeader.count)
+        var count = 0
+        while count < prefix.count {
+            let got = prefix.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + count, $0.count - count) }
+            if got < 0, errno == EINTR { continue }
+            guard got >= 0 else {
+                throw CredentialStoreError(code: .io, message: "the credential database file cannot be read (errno \(errno))", path: path)
+            }
+            if got == 0 { break }
+            count += got
+        }
+        if count == 0 { return .empty }
+        guard Array(prefix[0..<count]) == sqliteHeader else {
             throw CredentialStoreError.corrupted(
                 "the file is not an SQLite database (it lacks the SQLite header); it was left untouched, move it away or restore it",
                 path: path)
@@ -52,22 +65,14 @@ enum DatabaseFile {
         return .database
     }
 
-    /// Creates an empty database file with mode 0600, unless one exists already.
+    /// Creates an empty database file with mode 0600, unless one exists already; its folder was
+    /// made by `DatabaseLocation`.
     ///
     /// SQLite gives the `-wal` and `-shm` files it creates later the mode of the database file, so
     /// they are private too. `O_EXCL` makes this safe against another process creating the file at
-    /// the same moment: the loser simply opens the winner's file.
-    static func createPrivate(_ path: String) throws {
-        let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
-            do {
-                try FileManager.default.createDirectory(
-                    atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw CredentialStoreError(code: .io, message: "the folder of the credential database cannot be created", path: path, underlying: error)
-            }
-        }
-        let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+    /// the same moment (the loser simply opens the winner's file), and never follows a link.
+    static func createPrivate(_ file: String, path: String) throws {
+        let descriptor = open(file, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0o600)
         if descriptor < 0 {
             let code = errno
             if code == EEXIST { return }
@@ -79,14 +84,21 @@ enum DatabaseFile {
     }
 
     /// Sets mode 0600 on the database file and on its `-wal` and `-shm` files where they exist.
-    static func restrictPermissions(_ path: String) throws {
-        for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
-            let current = (try? FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? NSNumber)?.intValue
-            if current.map({ $0 & 0o777 }) == 0o600 { continue }
-            do {
-                try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
-            } catch {
-                throw CredentialStoreError(code: .io, message: "cannot make the credential database private (mode 0600)", path: file, underlying: error)
+    ///
+    /// By path, after `lstat` shows the file is no link: SQLite has these files open with its
+    /// POSIX locks on them, and closing any other descriptor of them in this process would
+    /// silently release those locks (a WAL index shared without locks is how a `SIGBUS` happens).
+    static func restrictPermissions(_ file: String, path: String) throws {
+        for suffix in ["", "-wal", "-shm"] {
+            var info = stat()
+            guard lstat(file + suffix, &info) == 0 else {
+                if errno == ENOENT { continue }
+                throw CredentialStoreError(code: .io, message: "cannot make the credential database private (errno \(errno))", path: path + suffix)
+            }
+            guard info.st_mode & S_IFMT != S_IFLNK else { throw DatabaseLocation.error(.symbolicLink(at: path + suffix)) }
+            if info.st_mode & 0o777 == 0o600 { continue }
+            guard chmod(file + suffix, 0o600) == 0 else {
+                throw CredentialStoreError(code: .io, message: "cannot make the credential database private (mode 0600, errno \(errno))", path: path + suffix)
             }
         }
     }
