@@ -80,7 +80,8 @@ public final class HTTPClientTransport: Transport {
     public func send(_ request: AuthRequest) async throws -> AuthResponse {
         var outgoing = HTTPClientRequest(url: try request.urlForTransport())
         outgoing.method = HTTPMethod(rawValue: request.head.method.rawValue)
-        for field in request.head.headerFields {
+        // AsyncHTTPClient may speak HTTP/1.1: one Cookie field (RFC 6265 §5.4).
+        for field in request.headerFieldsForHTTP1 {
             outgoing.headers.add(name: field.name.rawName, value: field.value)
         }
         if !request.body.isEmpty || [.post, .put, .patch].contains(request.head.method) {

@@ -167,7 +167,7 @@ extension Harness {
 
     /// The server's cookie-session login, with its login page.
     func cookieLogin() -> CookieSessionStrategy.Login {
-        .init(url: url("session/login"), loginPagePath: "/session/login-page")
+        .init(url: url("session/login"), loginPagePath: "/session/login-page", keepsPasswordForReLogin: true)
     }
 
     /// A container with cookies on its clients, over `store`.

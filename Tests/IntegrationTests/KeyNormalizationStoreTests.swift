@@ -34,6 +34,9 @@ import Testing
         try await store.put(Envelope(kind: "k", payload: Data("second".utf8), updatedAt: Date()), for: nfd)
 
         #expect(try await store.accounts(in: "shop").count == 1)
+        // A namespace is normalized where a store takes it as a plain string, too.
+        try await store.put(Envelope(kind: "k", payload: Data("third".utf8), updatedAt: Date()), for: CredentialKey(namespace: "r\u{E9}gion", account: "x", item: "i"))
+        #expect(try await store.accounts(in: "re\u{301}gion") == ["x"])
         #expect(try await store.get(nfc)?.payload == Data("second".utf8))
         #expect(try await store.get(nfd)?.payload == Data("second".utf8))
         try await store.deleteAccount(AccountKey(namespace: "shop", account: Self.decomposed))

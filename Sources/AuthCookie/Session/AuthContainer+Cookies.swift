@@ -106,11 +106,15 @@ extension AuthContainer {
     ///   - account: The account.
     ///   - allowedHosts: Where the session is used.
     ///   - login: The login endpoint.
-    ///   - csrf: The CSRF double-submit configuration, if the server uses one.
-    public func cookieSessionStrategy(for account: AccountKey, allowedHosts: AllowedHosts, login: CookieSessionStrategy.Login, csrf: CookieSessionStrategy.CSRF? = .init()) -> CookieSessionStrategy {
+    ///   - csrf: The CSRF double-submit configuration of ordinary requests, if the server uses one.
+    ///   - refresh: The refresh endpoint, when the server renews sessions with a refresh cookie.
+    public func cookieSessionStrategy(
+        for account: AccountKey, allowedHosts: AllowedHosts, login: CookieSessionStrategy.Login,
+        csrf: CookieSessionStrategy.CSRF? = .init(), refresh: CookieSessionStrategy.Refresh? = nil
+    ) -> CookieSessionStrategy {
         let jars = self[CookieJarsKey.self]
         return CookieSessionStrategy(
-            allowedHosts: allowedHosts, jar: jars.jar(for: account), login: login, csrf: csrf,
+            allowedHosts: allowedHosts, jar: jars.jar(for: account), login: login, csrf: csrf, refresh: refresh,
             transport: self[TransportKey.self], jarStore: jars.jarStore(for: account, in: self[CredentialStoreKey.self]),
             clock: self[ClockKey.self])
     }

@@ -7,15 +7,15 @@ public import Foundation
 /// The session cookies themselves live in the account's ``CookieJar``; this credential changes
 /// on every sign-in (a new ``signInID`` and ``establishedAt``), which is how concurrent requests
 /// that saw the old session tell that another request already signed in again. The password is
-/// stored so the session can be re-established without the user: configure a
-/// ``CredentialCipher`` on the vault to seal it at rest.
+/// kept only when the user opted in (`Login.keepsPasswordForReLogin`), so that the session can be
+/// re-established without them: configure a ``CredentialCipher`` on the vault to seal it at rest.
 public struct CookieSessionCredential: Credential {
     /// `cookie-session`.
     public static let kind = "cookie-session"
     /// The user name posted to the login endpoint.
     public var username: String
-    /// The password posted to the login endpoint.
-    public var password: Secret
+    /// The password posted to the login endpoint, when it is kept for signing in again.
+    public var password: Secret?
     /// When the current session was established (by the strategy's clock).
     public var establishedAt: Date
     /// A new random value for every sign-in, so two sign-ins never compare equal even when the
@@ -25,12 +25,12 @@ public struct CookieSessionCredential: Credential {
     /// Creates a credential.
     /// - Parameters:
     ///   - username: The user name.
-    ///   - password: The password.
+    ///   - password: The password, to keep for signing in again; nil to keep none.
     ///   - establishedAt: When the session was established.
     ///   - signInID: Identifies this sign-in; a new random one by default.
-    public init(username: String, password: String, establishedAt: Date, signInID: UUID = UUID()) {
+    public init(username: String, password: String?, establishedAt: Date, signInID: UUID = UUID()) {
         self.username = username
-        self.password = Secret(password)
+        self.password = password.map(Secret.init)
         self.establishedAt = establishedAt
         self.signInID = signInID
     }
@@ -43,6 +43,6 @@ public struct CookieSessionCredential: Credential {
 
     /// User name and session start; never the password.
     public var description: String {
-        "CookieSessionCredential(username: \(username), password: <redacted>, establishedAt: \(establishedAt))"
+        "CookieSessionCredential(username: \(username), password: \(password == nil ? "none" : "<redacted>"), establishedAt: \(establishedAt))"
     }
 }

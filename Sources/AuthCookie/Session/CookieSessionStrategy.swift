@@ -3,9 +3,16 @@ public import Foundation
 public import HTTPTypes
 
 /// Sessions held in cookies: signs in by posting credentials to a login endpoint, recognises an
-/// ended session (401, or a redirect to the login page), signs in again through the renewal
-/// coordinator (one re-login for many concurrent requests), and copies the CSRF cookie into a
+/// ended session (401, or a redirect to the login page), renews it through the renewal
+/// coordinator (one renewal for many concurrent requests), and copies the CSRF cookie into a
 /// header on unsafe methods (double submit).
+///
+/// Renewal posts to the ``Refresh`` endpoint when one is configured (servers such as
+/// flask-jwt-extended renew with a refresh cookie and its own CSRF pair), and falls back to
+/// posting the password again only when the user opted in to keep it
+/// (``Login/keepsPasswordForReLogin``; seal the vault with a ``CredentialCipher`` then). Without
+/// either, an ended session needs a new sign-in (`AuthError.reauthenticationRequired`). A refusal
+/// that names CSRF fails the request with `AuthError` code `.csrfRejected` and renews nothing.
 ///
 /// The cookies travel through the account's ``CookieMiddleware`` (``AuthContainer/useCookies(configuration:)``
 /// adds it to every client); the strategy shares that jar, so build it with
@@ -36,14 +43,22 @@ public struct CookieSessionStrategy: AuthStrategy {
         /// The path of the login page a server redirects to when the session ended
         /// (defaults to the login URL's path).
         public var loginPagePath: String
+        /// Whether the password is kept in the account's credential (in the vault: configure a
+        /// cipher to seal it) so that an ended session can be re-established by signing in
+        /// again. Off by default: a ``Refresh`` endpoint, or the user, renews instead.
+        public var keepsPasswordForReLogin: Bool
 
         /// Creates a login description.
-        public init(url: URL, encoding: Encoding = .json, usernameField: String = "username", passwordField: String = "password", loginPagePath: String? = nil) {
+        public init(
+            url: URL, encoding: Encoding = .json, usernameField: String = "username", passwordField: String = "password",
+            loginPagePath: String? = nil, keepsPasswordForReLogin: Bool = false
+        ) {
             self.url = url
             self.encoding = encoding
             self.usernameField = usernameField
             self.passwordField = passwordField
             self.loginPagePath = loginPagePath ?? url.path
+            self.keepsPasswordForReLogin = keepsPasswordForReLogin
         }
     }
 
@@ -68,27 +83,35 @@ public struct CookieSessionStrategy: AuthStrategy {
     public let jar: CookieJar
     /// The login endpoint.
     public let login: Login
-    /// The CSRF double-submit configuration, if the server uses one.
+    /// The CSRF double-submit configuration of ordinary requests, if the server uses one.
     public let csrf: CSRF?
+    /// The refresh endpoint and its CSRF pair, if the server renews sessions that way.
+    public let refresh: Refresh?
     /// Where the jar is saved after a sign-in, if anywhere.
     public let jarStore: CookieJarStore?
-    private let transport: any Transport
-    private let clock: any AuthClock
+    let transport: any Transport
+    let clock: any AuthClock
 
     /// Creates the strategy.
     /// - Parameters:
     ///   - allowedHosts: Where the session is used.
     ///   - jar: The account's jar: the one its ``CookieMiddleware`` uses.
     ///   - login: The login endpoint.
-    ///   - csrf: The CSRF cookie and header, when the server wants double submit.
-    ///   - transport: Sends the login request (the plain transport, not an authenticated client).
+    ///   - csrf: The CSRF cookie and header of ordinary requests, when the server wants double submit.
+    ///   - refresh: The refresh endpoint, preferred over signing in again.
+    ///   - transport: Sends the login and refresh requests (the plain transport, not an
+    ///     authenticated client).
     ///   - jarStore: When given, the jar is saved through it after each sign-in.
     ///   - clock: Dates ``CookieSessionCredential/establishedAt``.
-    public init(allowedHosts: AllowedHosts, jar: CookieJar, login: Login, csrf: CSRF? = nil, transport: any Transport, jarStore: CookieJarStore? = nil, clock: any AuthClock = SystemClock()) {
+    public init(
+        allowedHosts: AllowedHosts, jar: CookieJar, login: Login, csrf: CSRF? = nil, refresh: Refresh? = nil,
+        transport: any Transport, jarStore: CookieJarStore? = nil, clock: any AuthClock = SystemClock()
+    ) {
         self.allowedHosts = allowedHosts
         self.jar = jar
         self.login = login
         self.csrf = csrf
+        self.refresh = refresh
         self.jarStore = jarStore
         self.transport = transport
         self.clock = clock
@@ -103,7 +126,7 @@ public struct CookieSessionStrategy: AuthStrategy {
     }
 
     /// The CSRF cookie a request to `url` would carry now.
-    private func csrfToken(for url: URL, _ csrf: CSRF) -> String? {
+    func csrfToken(for url: URL, _ csrf: CSRF) -> String? {
         jar.cookies(for: url).first(where: { $0.name == csrf.cookieName })?.value
     }
 
@@ -122,11 +145,39 @@ public struct CookieSessionStrategy: AuthStrategy {
         return csrfToken(for: url, csrf) != sent
     }
 
-    /// Signs in again with the stored credentials.
-    /// - Throws: `AuthError.notSignedIn` without a stored credential; as ``signIn(username:password:)``.
+    /// A 401 or 403 whose body or `WWW-Authenticate` names CSRF, for a request whose CSRF header
+    /// (if any) is the jar's current token: the server wants a CSRF header the configuration does
+    /// not send, which no renewal fixes. A stale token is not such a failure (it is retried).
+    public func nonRenewableFailure(_ response: AuthResponse, for request: AuthRequest) -> AuthError? {
+        guard response.status == .unauthorized || response.status == .forbidden, Self.mentionsCSRF(response) else { return nil }
+        if let csrf, let url = request.url, let sent = request.head.headerFields[csrf.headerName], csrfToken(for: url, csrf) != sent {
+            return nil
+        }
+        let sentHeader = csrf.map { "the \($0.headerName.rawName) header from cookie \($0.cookieName)" } ?? "no CSRF header"
+        return AuthError(
+            code: .csrfRejected,
+            message: "the server refused the request's CSRF token (\(response.status.code)) with \(sentHeader); check the CSRF cookie and header pair",
+            status: response.status.code)
+    }
+
+    /// Renews through the ``Refresh`` endpoint when one is configured, else (or when the server
+    /// refuses the refresh) signs in again if the password was kept.
+    /// - Throws: `AuthError.notSignedIn` without a stored credential;
+    ///   `.reauthenticationRequired` when neither way is left; as ``signIn(username:password:)``.
     public func renew(_ credential: CookieSessionCredential?, context: RenewalContext) async throws -> CookieSessionCredential {
         guard let credential else { throw AuthError.notSignedIn(context.account) }
-        return try await signIn(username: credential.username, password: credential.password.reveal)
+        if let refresh {
+            switch try await self.refresh(refresh, credential) {
+            case .renewed(let renewed): return renewed
+            case .refused(let status) where credential.password == nil:
+                throw AuthError.reauthenticationRequired(context.account, reason: "the refresh endpoint refused the session (\(status)) and no password was kept")
+            case .refused: break
+            }
+        }
+        guard let password = credential.password else {
+            throw AuthError.reauthenticationRequired(context.account, reason: "the session ended, no refresh endpoint is configured and no password was kept")
+        }
+        return try await signIn(username: credential.username, password: password.reveal)
     }
 
     /// Posts the credentials, keeps the session cookies in the jar and saves it.
@@ -142,11 +193,12 @@ public struct CookieSessionStrategy: AuthStrategy {
         let cookies = CookieMiddleware(jar: jar, store: jarStore)
         let response = try await cookies.intercept(request) { try await transport.send($0) }
         let status = response.status.code
+        let kept = login.keepsPasswordForReLogin ? password : nil
         switch status {
         case 200..<300:
-            return CookieSessionCredential(username: username, password: password, establishedAt: clock.now())
+            return CookieSessionCredential(username: username, password: kept, establishedAt: clock.now())
         case 300..<400 where !isRedirectToLoginPage(response, from: login.url):
-            return CookieSessionCredential(username: username, password: password, establishedAt: clock.now())
+            return CookieSessionCredential(username: username, password: kept, establishedAt: clock.now())
         case 300..<400, 401, 403:
             throw AuthError.reauthenticationRequired(nil, reason: "the server refused the sign-in credentials (\(status))")
         default:
@@ -154,7 +206,7 @@ public struct CookieSessionStrategy: AuthStrategy {
         }
     }
 
-    private func loginRequest(username: String, password: String) throws -> AuthRequest {
+    func loginRequest(username: String, password: String) throws -> AuthRequest {
         var request = try AuthRequest(method: .post, url: login.url)
         request.head.headerFields[.accept] = "application/json"
         switch login.encoding {
@@ -168,7 +220,7 @@ public struct CookieSessionStrategy: AuthStrategy {
         return request
     }
 
-    private func isRedirectToLoginPage(_ response: AuthResponse, from url: URL?) -> Bool {
+    func isRedirectToLoginPage(_ response: AuthResponse, from url: URL?) -> Bool {
         guard (300..<400).contains(response.status.code), let location = response.head.headerFields[.location],
               let target = URL(string: location, relativeTo: url)?.absoluteURL else { return false }
         return Self.trimmedPath(target.path) == Self.trimmedPath(login.loginPagePath)

@@ -5,11 +5,13 @@
 ///
 /// ## Implementing
 /// Connect to ``AuthRequest/urlForTransport()`` — never to the head's authority re-read by
-/// another URL parser, so that the host a credential was checked for is the host it goes to —
-/// send `request.head`'s method and header fields and `request.body` as they are, and return
-/// the status, header fields and whole body. Report connection failures as `AuthError.transport(_:)`. A closure adapter is
-/// available as ``ClosureTransport``. `send` is `nonisolated(nonsending)`, like
-/// ``Middleware/intercept(_:next:)``: it starts on the caller's executor.
+/// another URL parser, so that the host a credential was checked for is the host it goes to.
+/// Send the head's method, its header fields (over HTTP/1.1,
+/// ``AuthRequest/headerFieldsForHTTP1``, which joins `Cookie` fields into one) and the body as
+/// they are, and return the status, header fields and whole body. Report connection failures
+/// as `AuthError.transport(_:)`. A closure adapter is available as ``ClosureTransport``. `send`
+/// is `nonisolated(nonsending)`, like ``Middleware/intercept(_:next:)``: it starts on the
+/// caller's executor.
 public protocol Transport: Sendable {
     /// Sends the request and returns the response.
     nonisolated(nonsending) func send(_ request: AuthRequest) async throws -> AuthResponse

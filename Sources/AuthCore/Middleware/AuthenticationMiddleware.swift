@@ -7,7 +7,9 @@ import HTTPTypes
 /// Requests to hosts the strategy does not allow pass through untouched. When a response is an
 /// authentication failure, the request is sent once more with a newer credential: the current
 /// one if another request already renewed it, or a renewed one (one renewal for all concurrent
-/// requests, see ``AccountSession``).
+/// requests, see ``AccountSession``). A failure the strategy says no renewal can fix, and a
+/// second failure right after the renewal, throw `AuthError` (``AuthError/Code/csrfRejected``
+/// or ``AuthError/Code/rejectedAfterRenewal``) rather than renew again.
 public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
     /// The account's session.
     public let session: AccountSession<Strategy>
@@ -38,12 +40,17 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
         let response = try await next(authorized)
         observeDate(response)
         guard isAuthenticationFailure(response, for: authorized) else { return response }
+        if let error = session.strategy.nonRenewableFailure(response, for: authorized) { throw error }
         let fresh = AccountSession<Strategy>.Published(try await session.renew(from: credential.credential))
         var retry = request
         authorize(&retry, with: fresh)
         let second = try await next(retry)
         observeDate(second)
-        return second
+        guard isAuthenticationFailure(second, for: retry) else { return second }
+        throw session.strategy.nonRenewableFailure(second, for: retry) ?? AuthError(
+            code: .rejectedAfterRenewal,
+            message: "the server refused the request again (\(second.status.code)) right after a renewal; another renewal would not help",
+            account: session.account, status: second.status.code)
     }
 
     private func authorize(_ request: inout AuthRequest, with credential: AccountSession<Strategy>.Published) {

@@ -22,6 +22,10 @@ public protocol AuthStrategy<Value>: Sendable {
     func needsRenewal(_ credential: Value, now: Date, leeway: Duration) -> Bool
     /// Whether the response says the credential was not accepted.
     func isAuthenticationFailure(_ response: AuthResponse, for request: AuthRequest) -> Bool
+    /// For a response that ``isAuthenticationFailure(_:for:)`` accepted: an error when the
+    /// response says a renewal cannot help (a missing CSRF token, say), so the request fails at
+    /// once with it instead of renewing. Nil (the default) renews.
+    func nonRenewableFailure(_ response: AuthResponse, for request: AuthRequest) -> AuthError?
     /// Produces a new credential from the current one (nil when none is stored).
     func renew(_ credential: Value?, context: RenewalContext) async throws -> Value
 }
@@ -40,6 +44,8 @@ extension AuthStrategy {
     public func isAuthenticationFailure(_ response: AuthResponse, for request: AuthRequest) -> Bool {
         response.status == .unauthorized
     }
+    /// Nil: every authentication failure may be fixed by a renewal.
+    public func nonRenewableFailure(_ response: AuthResponse, for request: AuthRequest) -> AuthError? { nil }
 }
 
 /// What a strategy's `renew` gets besides the credential.

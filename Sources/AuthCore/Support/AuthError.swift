@@ -30,6 +30,12 @@ public struct AuthError: Error, Sendable, CustomStringConvertible, CustomReflect
         public static let decoding = Code("decoding")
         /// The credential store could not be used.
         public static let storage = Code("storage")
+        /// The server refused the request in a way a renewal cannot fix: it said so (a missing or
+        /// wrong CSRF token, see ``AuthStrategy/nonRenewableFailure(_:for:)``), or it refused
+        /// again right after a renewal. No further renewal was attempted for the request.
+        public static let rejectedAfterRenewal = Code("rejectedAfterRenewal")
+        /// The server refused the request's CSRF token; a renewal cannot fix that.
+        public static let csrfRejected = Code("csrfRejected")
         /// A text form of the code.
         public var description: String { raw }
     }

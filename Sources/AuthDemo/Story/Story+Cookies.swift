@@ -17,7 +17,7 @@ extension Story {
         cookies.override(CredentialStoreKey.self, with: container[CredentialStoreKey.self])
         cookies.useCookies()
         let account = AccountKey(namespace: "demo-cookies", account: "dana")
-        let login = CookieSessionStrategy.Login(url: base.appending(path: "session/login"), loginPagePath: "/session/login-page")
+        let login = CookieSessionStrategy.Login(url: base.appending(path: "session/login"), loginPagePath: "/session/login-page", keepsPasswordForReLogin: true)
         let strategy = cookies.cookieSessionStrategy(for: account, allowedHosts: hosts, login: login)
         let dana = cookies.makeClient(for: account, strategy: strategy)
         let me = base.appending(path: "session/me")
