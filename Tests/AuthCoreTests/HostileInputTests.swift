@@ -36,6 +36,16 @@ import Testing
         #expect(HTTPDate.parse("Mon, 29 Feb 1900 00:00:00 GMT") == nil)
     }
 
+    /// Found by the fuzzer: a year below 1000 was written with fewer than four digits, so it
+    /// read back as another year (42 as 2042) or not at all.
+    @Test func everyParsedDateFormatsToTextThatParsesBack() throws {
+        for text in ["Sun Nov  6 08:49:37 0997", "Sun, 06 Nov 0042 08:49:37 GMT", "Sat, 01 Jan 0000 00:00:00 GMT"] {
+            let date = try #require(HTTPDate.parse(text))
+            #expect(HTTPDate.parse(HTTPDate.format(date)) == date, "\(text) → \(HTTPDate.format(date))")
+        }
+        #expect(HTTPDate.format(try #require(HTTPDate.parse("Sun, 06 Nov 0042 08:49:37 GMT"))).contains(" 0042 "))
+    }
+
     @Test(arguments: ["1000000000000000000000", String(repeating: "9", count: 400), "18446744073709551616"])
     func hugeRetryAfterIsCappedNotTrapped(value: String) async throws {
         #expect(RetryAfter.seconds(value, now: Date()) == RetryAfter.maximumSeconds)

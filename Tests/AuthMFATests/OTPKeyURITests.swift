@@ -25,6 +25,8 @@ import Testing
         BuildCase(kind: .hotp(counter: 0), account: "carol", issuer: "ACME & Sons / R&D", algorithm: .sha1, digits: 6),
         BuildCase(kind: .hotp(counter: UInt64.max), account: "用户 ✓ 🙂", issuer: "サービス", algorithm: .sha256, digits: 8),
         BuildCase(kind: .totp(period: 30), account: "dave?x=1&y=%20", issuer: "a=b#c", algorithm: .sha1, digits: 6),
+        // Found by the fuzz target's round trip: a reader drops spaces after `issuer:`.
+        BuildCase(kind: .totp(period: 30), account: " bob", issuer: "X", algorithm: .sha1, digits: 6),
     ]
 
     @Test(arguments: buildCases)

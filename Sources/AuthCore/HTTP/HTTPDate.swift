@@ -24,7 +24,9 @@ public enum HTTPDate {
         return seconds.map { Date(timeIntervalSince1970: TimeInterval($0)) }
     }
 
-    /// Formats a date as an IMF-fixdate, such as `Sun, 06 Nov 1994 08:49:37 GMT`.
+    /// Formats a date as an IMF-fixdate, such as `Sun, 06 Nov 1994 08:49:37 GMT`; the year always
+    /// has at least four digits, so every date ``parse(_:)`` returns formats to text that parses
+    /// back to it.
     public static func format(_ date: Date) -> String {
         let seconds = Int(date.timeIntervalSince1970.rounded(.down))
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
@@ -33,7 +35,9 @@ public enum HTTPDate {
         let weekday = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][((days % 7) + 7) % 7]
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         let month = months[mo - 1].capitalized
-        return "\(weekday), \(two(d)) \(month) \(y) \(two(rest / 3600)):\(two(rest % 3600 / 60)):\(two(rest % 60)) GMT"
+        // IMF-fixdate's year has four digits: year 42 is `0042`, or it would read back as 2042.
+        let year = y >= 0 && y < 1000 ? String(String(y + 10_000).dropFirst()) : "\(y)"
+        return "\(weekday), \(two(d)) \(month) \(year) \(two(rest / 3600)):\(two(rest % 3600 / 60)):\(two(rest % 60)) GMT"
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).

@@ -89,7 +89,10 @@ public struct OTPKeyURI: Sendable, Equatable, CustomStringConvertible, CustomDeb
         var label = PercentEncoding.encode(account)
         var query = "secret=\(secret.base32EncodedString(padding: false))"
         if let issuer {
-            label = PercentEncoding.encode(issuer) + ":" + label
+            // A reader drops the spaces after the label's `issuer:` prefix, so an account that
+            // starts with one keeps it only in a label without the prefix (the parameter names
+            // the issuer).
+            if !account.hasPrefix(" ") { label = PercentEncoding.encode(issuer) + ":" + label }
             query += "&issuer=\(PercentEncoding.encode(issuer))"
         }
         query += "&algorithm=\(algorithm.uriName)&digits=\(digits)"

@@ -1,0 +1,37 @@
+/// Fuzzes what AuthCore reads from a token endpoint: `TokenResponse.parse` of the body, then the
+/// token set it makes (stored with `JSONEncoder` and read back as the vault would, and put on a
+/// request), and `OAuth2Error` decoding of the same body. Contracts: parse throws only
+/// `AuthError`; a token set that encodes decodes back equal.
+import AuthCore
+import Foundation
+import FuzzSupport
+import HTTPTypes
+
+@main
+enum Main {
+    static func main() { runLibFuzzer(fuzz) }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let body = FuzzInput(data, size).data
+    do {
+        let response = try TokenResponse.parse(body)
+        let tokens = response.tokenSet(issuedAt: fixedNow, previousRefreshToken: "previous")
+        trace("token set \(tokens)")
+        var request = AuthRequest(head: .init(method: .get, scheme: "https", authority: "api.example.com", path: "/"))
+        tokens.authorize(&request)
+        if let stored = try? JSONEncoder().encode(tokens) {
+            let restored = try? JSONDecoder().decode(BearerTokenSet.self, from: stored)
+            require(restored == tokens, "a stored token set does not read back equal")
+        }
+    } catch {
+        trace("error \(error)")
+        require(error is AuthError, "TokenResponse.parse threw \(type(of: error)), not AuthError")
+    }
+    if let error = try? JSONDecoder().decode(OAuth2Error.self, from: body) {
+        trace("oauth2 error \(error)")
+        _ = error.description
+    }
+    return 0
+}
