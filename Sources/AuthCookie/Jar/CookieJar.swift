@@ -45,6 +45,17 @@ public final class CookieJar: Sendable {
     }
 
     /// Stores one `Set-Cookie` header value received in a response to `url`.
+    ///
+    /// Besides RFC 6265 §5.3, the jar applies the rules of RFC 6265bis that browsers apply:
+    /// - a name starting with `__Secure-` (in any case) needs `Secure` and a secure origin; one
+    ///   starting with `__Host-` also needs no `Domain` attribute and `Path=/`;
+    /// - a response from an insecure origin cannot overwrite, delete, or shadow (on a deeper
+    ///   path or a related domain) an unexpired `Secure` cookie of the same name;
+    /// - `SameSite=None` needs `Secure`;
+    /// - an attribute value over 1,024 bytes is ignored, and an expiry is capped at 400 days.
+    ///
+    /// A secure origin is `https` or `wss`, or a loopback host when
+    /// ``CookieJarConfiguration/treatsLoopbackAsSecure`` is set.
     /// - Returns: The cookie as stored (already expired when the header deleted a cookie).
     /// - Throws: ``CookieError`` saying why the value was ignored; the jar is then unchanged.
     @discardableResult
@@ -57,14 +68,22 @@ public final class CookieJar: Sendable {
         }
         let date = now()
         let cookie = try CookieStorageModel.cookie(from: parsed, target: target, configuration: configuration, now: date)
-        state.withLock { $0.store(cookie, configuration: configuration, now: date) }
+        try state.withLock { (storage: inout CookieStorage) throws(CookieError) in
+            // Checked and stored under one lock, so no Secure cookie can appear in between.
+            if !target.isSecure, storage.hasSecureCookie(shadowedBy: cookie, now: date) {
+                throw CookieError(code: .shadowsSecureCookie, message: "cookie '\(cookie.name)' came from an insecure origin and would overwrite, shadow or delete a Secure cookie of the same name")
+            }
+            storage.store(cookie, configuration: configuration, now: date)
+        }
         return cookie
     }
 
     /// Stores `Set-Cookie` header values received in a response to `url`, in order.
     ///
-    /// Values that RFC 6265 says to ignore (malformed, foreign domain, public suffix, `Secure`
-    /// from an insecure origin, too large) are skipped one by one; they never change the jar.
+    /// Values that RFC 6265 and RFC 6265bis say to ignore (malformed, foreign domain, public
+    /// suffix, `Secure` from an insecure origin, too large, a `__Secure-` or `__Host-` name
+    /// without its requirements, `SameSite=None` without `Secure`, an insecure origin touching a
+    /// `Secure` cookie of the same name) are skipped one by one; they never change the jar.
     /// - Returns: How many values were stored.
     @discardableResult
     public func setCookies(fromHeaderValues headers: [String], for url: URL) -> Int {

@@ -23,11 +23,15 @@ public struct CookieJarConfiguration: Sendable, Hashable {
     /// The domains on which no cookie may be set. Default ``PublicSuffixList/builtIn``.
     public var publicSuffixes: PublicSuffixList
     /// Whether a `Secure` cookie may be stored from an `http` response. Default false, as in
-    /// RFC 6265bis §5.7 and every current browser; RFC 6265 allowed it.
+    /// RFC 6265bis §5.7 and every current browser; RFC 6265 allowed it. Even when true, an
+    /// `http` response cannot set a `__Secure-` or `__Host-` cookie, nor overwrite, shadow or
+    /// delete a `Secure` cookie already in the jar.
     public var acceptsSecureCookiesFromInsecureOrigins: Bool
     /// Whether `http` to a loopback host (`localhost`, `127.0.0.0/8`, `::1`) counts as secure,
     /// both for storing and for sending `Secure` cookies, as browsers treat such origins as
-    /// "potentially trustworthy". Default false: `Secure` cookies travel only over https/wss.
+    /// "potentially trustworthy". Such an origin may then also set `__Secure-` and `__Host-`
+    /// cookies and replace `Secure` cookies. Default false: `Secure` cookies travel only over
+    /// https/wss.
     public var treatsLoopbackAsSecure: Bool
 
     /// Creates a configuration; every parameter has the documented default.

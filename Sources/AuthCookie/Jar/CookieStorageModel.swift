@@ -1,8 +1,15 @@
 import Foundation
 
-/// Steps 2–10 of the storage model (RFC 6265 §5.3): turns a parsed `Set-Cookie` received for a
-/// request URL into the cookie to store, or says why it must be ignored.
+/// Steps 2–10 of the storage model (RFC 6265 §5.3), with the rules RFC 6265bis (§5.7) adds:
+/// turns a parsed `Set-Cookie` received for a request URL into the cookie to store, or says why
+/// it must be ignored.
+///
+/// The rule that needs the jar's contents ("leave secure cookies alone") is applied by
+/// ``CookieJar`` under its lock, see ``CookieStorage/hasSecureCookie(shadowedBy:now:)``.
 enum CookieStorageModel {
+    /// The longest lifetime a cookie may have: 400 days (RFC 6265bis §5.6.1, §5.6.2), in seconds.
+    static let maxLifetime: Int64 = 400 * 86_400
+
     /// Builds the cookie to store.
     /// - Throws: ``CookieError`` when the cookie must be ignored as a whole.
     static func cookie(
@@ -16,12 +23,15 @@ enum CookieStorageModel {
             throw CookieError(code: .tooLarge, message: "cookie '\(parsed.name)' is \(size) bytes; the limit is \(configuration.maxCookieSize)")
         }
 
-        // Step 3: Max-Age wins over Expires; neither makes a session cookie.
+        // Step 3: Max-Age wins over Expires; neither makes a session cookie. Either is capped
+        // at 400 days from now (RFC 6265bis); a date in the past still deletes.
         let expiresAt: Date?
         if let maxAge = parsed.maxAge {
-            expiresAt = maxAge <= 0 ? .distantPast : now.addingSaturated(seconds: maxAge)
+            expiresAt = maxAge <= 0 ? .distantPast : now.addingSaturated(seconds: min(maxAge, maxLifetime))
+        } else if let expires = parsed.expires {
+            expiresAt = min(expires, now.addingSaturated(seconds: maxLifetime))
         } else {
-            expiresAt = parsed.expires
+            expiresAt = nil
         }
 
         // Steps 4–6: the domain attribute, public suffixes, domain matching, host-only.
@@ -54,6 +64,13 @@ enum CookieStorageModel {
             throw CookieError(code: .insecureOrigin, message: "cookie '\(parsed.name)' is Secure but came from an insecure origin")
         }
 
+        // RFC 6265bis: browsers ignore SameSite=None without Secure.
+        if parsed.sameSite == SameSite.none, !parsed.isSecure {
+            throw CookieError(code: .sameSiteNoneWithoutSecure, message: "cookie '\(parsed.name)' has SameSite=None without the Secure attribute")
+        }
+
+        try checkPrefix(of: parsed, target: target)
+
         // Step 7: the path attribute, or the default path of the request URL.
         let path = parsed.path ?? PathMatch.defaultPath(of: target.path)
         return Cookie(
@@ -61,6 +78,19 @@ enum CookieStorageModel {
             creationTime: now, lastAccessTime: now, isHostOnly: isHostOnly,
             isSecure: parsed.isSecure, isHTTPOnly: parsed.isHTTPOnly, sameSite: parsed.sameSite
         )
+    }
+
+    /// The cookie name prefixes (RFC 6265bis §4.1.3): `__Secure-` needs `Secure` and a secure
+    /// origin, even when the jar accepts other `Secure` cookies from insecure origins;
+    /// `__Host-` also needs no `Domain` attribute at all and the attribute `Path=/`.
+    private static func checkPrefix(of parsed: SetCookie, target: RequestTarget) throws(CookieError) {
+        guard let prefix = CookiePrefix(name: parsed.name) else { return }
+        guard parsed.isSecure, target.isSecure else {
+            throw CookieError(code: .invalidPrefix, message: "cookie '\(parsed.name)' has the \(prefix) prefix, which requires the Secure attribute and a secure origin")
+        }
+        if prefix == .host, parsed.domain != nil || parsed.path != "/" {
+            throw CookieError(code: .invalidPrefix, message: "cookie '\(parsed.name)' has the __Host- prefix, which requires no Domain attribute and Path=/")
+        }
     }
 }
 

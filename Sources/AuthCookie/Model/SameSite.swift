@@ -1,10 +1,12 @@
 /// The value of a cookie's `SameSite` attribute (RFC 6265bis §4.1.2.7).
 ///
-/// The jar keeps the value as it was parsed and does not enforce it: an API client has no
-/// "site for cookies" to compare with, every request it sends is its own. A missing attribute and
-/// a value other than `Strict`, `Lax` or `None` both leave ``Cookie/sameSite`` nil ("unset"), as
-/// RFC 6265bis §5.6.7 prescribes (its enforcement mode "Default"); browsers treat an unset value
-/// as `Lax`, so callers that enforce it should read nil as ``lax``.
+/// The jar keeps the value as it was parsed and does not enforce it when sending: an API client
+/// has no "site for cookies" to compare with, every request it sends is its own. When storing,
+/// it ignores a cookie with `None` but without `Secure`, as RFC 6265bis §5.7 and browsers do.
+/// A missing attribute and a value other than `Strict`, `Lax` or `None` both leave
+/// ``Cookie/sameSite`` nil ("unset"), as RFC 6265bis §5.6.7 prescribes (its enforcement mode
+/// "Default"); browsers treat an unset value as `Lax`, so callers that enforce it should read nil
+/// as ``lax``.
 public enum SameSite: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
     /// Sent only with same-site requests.
     case strict = "Strict"

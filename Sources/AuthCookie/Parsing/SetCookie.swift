@@ -3,9 +3,9 @@ public import Foundation
 /// One `Set-Cookie` header value, parsed by the algorithm of RFC 6265 §5.2.
 ///
 /// Parsing never fails loudly: a value the algorithm says to ignore gives nil, and an attribute
-/// whose value is not acceptable is skipped, as if it were absent. When an attribute appears
-/// more than once, the last acceptable one wins (§5.3 "the last attribute in the
-/// cookie-attribute-list").
+/// whose value is not acceptable is skipped, as if it were absent; so is an attribute whose value
+/// is longer than 1,024 bytes (RFC 6265bis §5.6). When an attribute appears more than once, the
+/// last acceptable one wins (§5.3 "the last attribute in the cookie-attribute-list").
 ///
 /// ```swift
 /// let parsed = SetCookie(parsing: "sid=abc; Path=/; Secure; HttpOnly; Max-Age=3600")
@@ -20,7 +20,8 @@ public struct SetCookie: Sendable, Hashable {
     public var name: String
     /// The cookie value, trimmed of spaces and tabs; quotes are kept.
     public var value: String
-    /// The `Expires` date, when it parsed as a cookie-date (§5.2.1).
+    /// The `Expires` date, when it parsed as a cookie-date (§5.2.1); as sent (the jar caps a
+    /// cookie's lifetime at 400 days when it stores it).
     public var expires: Date?
     /// The `Max-Age` in seconds, when it was an integer (§5.2.2); zero or less means "expire now".
     /// Values beyond the range of `Int64` saturate.
@@ -75,12 +76,18 @@ public struct SetCookie: Sendable, Hashable {
             let av = bytes[index..<avEnd]
             index = avEnd
             if let equals = av.firstIndex(of: UInt8(ascii: "=")) {
-                apply(name: Self.trimmed(av[..<equals]), value: Self.trimmed(av[(equals + 1)...]))
+                let value = Self.trimmed(av[(equals + 1)...])
+                // RFC 6265bis §5.6: "If the attribute-value is longer than 1024 octets, ignore the cookie-av."
+                guard value.count <= Self.maxAttributeValueLength else { continue }
+                apply(name: Self.trimmed(av[..<equals]), value: value)
             } else {
                 apply(name: Self.trimmed(av), value: av[av.endIndex...])
             }
         }
     }
+
+    /// The longest attribute value, in bytes, that is not ignored (RFC 6265bis §5.6).
+    static let maxAttributeValueLength = 1_024
 
     /// Processes one cookie-av by its case-insensitive name (§5.2.1–§5.2.6); others are ignored.
     private mutating func apply(name: ArraySlice<UInt8>, value: ArraySlice<UInt8>) {

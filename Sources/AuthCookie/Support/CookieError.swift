@@ -1,7 +1,7 @@
 /// Why the jar did not store a `Set-Cookie` value.
 ///
 /// ``CookieJar/setCookie(fromHeaderValue:for:)`` throws it; the bulk and middleware paths ignore
-/// rejected cookies, as RFC 6265 says ("ignore the set-cookie-string entirely"). The message
+/// rejected cookies, as RFC 6265 and RFC 6265bis say ("ignore the cookie entirely"). The message
 /// names the cookie and the rule it broke, never its value.
 public struct CookieError: Error, Sendable, CustomStringConvertible {
     /// What kind of rejection this is.
@@ -20,6 +20,14 @@ public struct CookieError: Error, Sendable, CustomStringConvertible {
         public static let insecureOrigin = Code("insecureOrigin")
         /// The name and value are longer than the jar's per-cookie limit.
         public static let tooLarge = Code("tooLarge")
+        /// The name starts with `__Secure-` or `__Host-` (in any case) and the cookie does not
+        /// meet that prefix's requirements (RFC 6265bis §4.1.3).
+        public static let invalidPrefix = Code("invalidPrefix")
+        /// An insecure origin tried to overwrite, shadow or delete a `Secure` cookie of the same
+        /// name ("leave secure cookies alone", RFC 6265bis §5.7).
+        public static let shadowsSecureCookie = Code("shadowsSecureCookie")
+        /// The cookie has `SameSite=None` but not `Secure` (RFC 6265bis §5.7).
+        public static let sameSiteNoneWithoutSecure = Code("sameSiteNoneWithoutSecure")
         /// A text form of the code.
         public var description: String { raw }
     }
