@@ -54,6 +54,9 @@ let package = Package(
             dependencies: [
                 "AuthCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // NIOConnectionError and IOError, to tell connection failures apart by type.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -80,6 +83,8 @@ let package = Package(
         .target(
             name: "AuthCookie",
             dependencies: ["AuthCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            // The Mozilla Public Suffix List, verbatim; scripts/update-public-suffix-list refreshes it.
+            resources: [.copy("Resources/public_suffix_list.dat")],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -166,6 +171,8 @@ let package = Package(
             name: "AuthHTTPClientTests",
             dependencies: [
                 "AuthCore", "AuthHTTPClient",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings

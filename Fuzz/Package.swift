@@ -37,6 +37,7 @@ let package = Package(
         .target(name: "CLibFuzzer"),
         .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], swiftSettings: swiftSettings),
         fuzzTarget("HTTPDate", dependencies: [authCore]),
+        fuzzTarget("RequestTarget", dependencies: [authCore, httpTypes]),
         fuzzTarget("RetryAfter", dependencies: [authCore, httpTypes]),
         fuzzTarget("JWT", dependencies: [authCore, httpTypes]),
         fuzzTarget("TokenResponse", dependencies: [authCore, httpTypes]),

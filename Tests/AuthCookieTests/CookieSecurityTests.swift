@@ -94,8 +94,8 @@ import Testing
         #expect(jar.cookieHeader(for: url("https://shop.example.co.uk/")) == "b=2")
     }
 
-    @Test func customPublicSuffixesAreHonoured() {
-        let suffixes = PublicSuffixList.builtIn.adding(["platform.test"])
+    @Test func customPublicSuffixesAreHonoured() throws {
+        let suffixes = try PublicSuffixList.builtIn.adding(["platform.test"])
         let jar = CookieJar(configuration: .init(publicSuffixes: suffixes), now: clock.now)
         #expect(jar.setCookies(fromHeaderValues: ["a=1; Domain=platform.test"], for: url("https://me.platform.test/")) == 0)
     }

@@ -54,6 +54,14 @@ enum CookieStorageModel {
             guard DomainMatch.matches(host: target.host, domain: domainAttribute) else {
                 throw CookieError(code: .domainMismatch, message: "cookie '\(parsed.name)' has domain '\(domainAttribute)', which does not match the request host '\(target.host)'")
             }
+            // As browsers do: no wider than the host's registrable domain (`Domain=kobe.jp` from
+            // `www.shop.kobe.jp`, itself registrable under the wildcard rule `*.kobe.jp`).
+            if !target.isIPAddress {
+                let site = configuration.publicSuffixes.registrableDomain(for: target.host) ?? target.host
+                guard DomainMatch.matches(host: domainAttribute, domain: site) else {
+                    throw CookieError(code: .publicSuffix, message: "cookie '\(parsed.name)' has domain '\(domainAttribute)', wider than the site '\(site)'")
+                }
+            }
             // An IP address can only match itself: such a cookie is in effect host-only.
             isHostOnly = target.isIPAddress
             domain = domainAttribute
