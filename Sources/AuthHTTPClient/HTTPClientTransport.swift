@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 
 /// A ``Transport`` over AsyncHTTPClient, with redirects turned off (the redirect middleware
 /// follows them, with credential stripping).
@@ -28,23 +29,29 @@ public final class HTTPClientTransport: Transport {
     public init(configuration: HTTPClient.Configuration = HTTPClientTransport.defaultConfiguration, maxResponseBytes: Int = 16 << 20) {
         var configuration = configuration
         configuration.redirectConfiguration = .disallow
+        // The retry middleware owns retries: AsyncHTTPClient's own retry of connection
+        // establishment would hold a refused connection until the connect timeout.
+        configuration.connectionPool.retryConnectionEstablishment = false
         self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         self.ownsClient = true
         self.maxResponseBytes = maxResponseBytes
     }
 
     /// Wraps an `HTTPClient` the caller owns (and shuts down). Its redirect configuration should
-    /// be `.disallow`.
+    /// be `.disallow`, and `connectionPool.retryConnectionEstablishment` false (else a refused
+    /// connection is reported only at the connect timeout).
     public init(client: HTTPClient, maxResponseBytes: Int = 16 << 20) {
         self.client = client
         self.ownsClient = false
         self.maxResponseBytes = maxResponseBytes
     }
 
-    /// Connect and read timeouts of 10 and 60 seconds, redirects off.
+    /// Connect and read timeouts of 10 and 60 seconds, redirects off, no retry of connection
+    /// establishment (the retry middleware owns retries).
     public static var defaultConfiguration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
+        configuration.connectionPool.retryConnectionEstablishment = false
         configuration.timeout = .init(connect: .seconds(10), read: .seconds(60))
         return configuration
     }
@@ -108,11 +115,30 @@ public final class HTTPClientTransport: Transport {
         }
     }
 
+    /// What went wrong, by the error's type (never by its text): a refused connection, an
+    /// unknown host, a timeout, or the error's type and description.
     static func describe(_ error: any Error) -> String {
-        let text = String(describing: error)
-        if text.localizedCaseInsensitiveContains("refused") { return "connection refused" }
-        if let error = error as? HTTPClientError { return "\(error)" }
-        return String(describing: type(of: error)) + ": " + text
+        if let error = error as? NIOConnectionError {
+            if error.connectionErrors.contains(where: { Self.errno(of: $0.error) == ECONNREFUSED }) { return "connection refused" }
+            if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil { return "the host name did not resolve" }
+            return "could not connect (\(error.connectionErrors.count) address(es) tried)"
+        }
+        if let code = Self.errno(of: error) {
+            return code == ECONNREFUSED ? "connection refused" : "I/O error \(code)"
+        }
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .connectTimeout: return "the connection was not established within the connect timeout"
+            case .readTimeout: return "no response within the read timeout"
+            case .remoteConnectionClosed: return "the server closed the connection"
+            default: return "\(error)"
+            }
+        }
+        return String(describing: type(of: error)) + ": " + String(describing: error)
+    }
+
+    private static func errno(of error: any Error) -> CInt? {
+        (error as? IOError)?.errnoCode
     }
 }
 

@@ -1,7 +1,9 @@
+import AsyncHTTPClient
 import AuthCore
 import AuthHTTPClient
 import Foundation
 import HTTPTypes
+import NIOCore
 import Testing
 
 @Suite struct HTTPClientTransportTests {
@@ -45,8 +47,24 @@ import Testing
         _ = try await HTTPClientTransport.withTransport { transport in
             await #expect { try await transport.send(AuthRequest(method: .get, url: URL(string: "http://127.0.0.1:\(port)/echo")!)) } throws: { error in
                 guard let error = error as? AuthError else { return false }
-                return error.code == .transport && error.message.contains("127.0.0.1")
+                return error.code == .transport && error.message.contains("127.0.0.1") && error.message.contains("connection refused")
             }
         }
+    }
+
+    /// AsyncHTTPClient retried connection establishment under the retry middleware until its
+    /// connect timeout (issue 18): the refusal must be reported on the first attempt, not after
+    /// the 20 s connect timeout configured here. The bound separates "at once" from "at the
+    /// timeout"; it is not a speed target.
+    @Test func aRefusedConnectionIsReportedOnTheFirstAttempt() async throws {
+        let port = try await EchoServer.withRunning { base in base.port ?? 0 }
+        var configuration = HTTPClientTransport.defaultConfiguration
+        configuration.timeout = .init(connect: .seconds(20), read: .seconds(20))
+        configuration.connectionPool.retryConnectionEstablishment = true  // the transport turns it off
+        let start = ContinuousClock.now
+        _ = try await HTTPClientTransport.withTransport(configuration: configuration) { transport in
+            await #expect(throws: AuthError.self) { try await transport.send(AuthRequest(method: .get, url: URL(string: "http://127.0.0.1:\(port)/")!)) }
+        }
+        #expect(ContinuousClock.now - start < .seconds(10))
     }
 }
