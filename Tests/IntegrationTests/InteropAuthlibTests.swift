@@ -1,0 +1,53 @@
+import AuthCore
+import AuthHTTPClient
+import Foundation
+import HTTPTypes
+import Testing
+
+/// The bearer flow against an Authlib OAuth 2.0 authorization server (`Interop/authlib_server.py`):
+/// first tokens from the password grant, renewal through the refresh_token grant, which issues
+/// a new refresh token each time and revokes the old one (reuse revokes the whole family).
+@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(2)))
+struct InteropAuthlibTests {
+    static let clientID = "interop-tests"
+
+    @Test func hundredConcurrentRequestsAcrossAnExpiryRefreshOnceAndAdoptTheRotatedToken() async throws {
+        try await InteropPeer.run("authlib_server.py", accessSeconds: 2) { peer in
+            try await HTTPClientTransport.withTransport { transport in
+                let alice = peer.bearerClient("alice", transport: transport, policy: .scaledToShortTokens)
+                try await alice.signIn(try await Self.passwordGrant("alice", peer: peer, transport: transport))
+                #expect(try await alice.json(PeerProfile.self, .get, peer.url("api/me")).username == "alice")
+                #expect(try await peer.counters(transport)["refresh_token_grants"] == 0)  // a fresh token is not renewed
+
+                try await Task.sleep(for: .milliseconds(2500))  // past the 2 s access-token lifetime
+                let answers = try await concurrently(100) { _ in
+                    let response = try await alice.send(.get, peer.url("api/me"))
+                    return (response.status.code, try? JSONDecoder().decode(PeerProfile.self, from: response.body).username)
+                }
+                #expect(answers.count == 100)
+                #expect(answers.allSatisfy { $0 == (200, "alice") })
+                var counters = try await peer.counters(transport)
+                #expect(counters["refresh_token_grants"] == 1)
+                #expect(counters["rejected_reuse"] == 0)
+
+                // The next renewal (the server ends the token: a 401) presents the rotated
+                // refresh token, not the revoked one.
+                _ = try await transport.send(AuthRequest(method: .post, url: peer.url("_expire")))
+                #expect(try await alice.json(PeerProfile.self, .get, peer.url("api/me")).username == "alice")
+                counters = try await peer.counters(transport)
+                #expect(counters["refresh_token_grants"] == 2)
+                #expect(counters["rejected_reuse"] == 0)
+                #expect(counters["password_grants"] == 1)
+            }
+        }
+    }
+
+    /// The first tokens: the password grant (RFC 6749 §4.3) for the public client.
+    static func passwordGrant(_ username: String, peer: InteropPeer, transport: any Transport) async throws -> BearerTokenSet {
+        let form = ["grant_type=password", "username=\(username)", "password=correct%20horse%20battery%20staple", "client_id=\(clientID)"]
+        let request = try AuthRequest(method: .post, url: peer.url("oauth/token"), headerFields: [.contentType: "application/x-www-form-urlencoded"], body: Data(form.joined(separator: "&").utf8))
+        let response = try await transport.send(request)
+        try #require(response.status.code == 200)
+        return try TokenResponse.parse(response.body).tokenSet(issuedAt: TokenResponse.issuedAt(response, fallback: Date()))
+    }
+}

@@ -1,0 +1,63 @@
+import AuthCore
+import AuthHTTPClient
+import Foundation
+import HTTPTypes
+import Testing
+
+/// The bearer flow against flask-jwt-extended (`Interop/flask_jwt_server.py`): JWTs from its
+/// `/login`, renewed through its OAuth 2.0 shaped `/oauth/token`, which rotates refresh tokens
+/// and revokes a token family when a used refresh token comes back.
+@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(2)))
+struct InteropFlaskJWTTests {
+    static let password = "correct horse battery staple"
+
+    @Test func hundredConcurrentRequestsAcrossAnExpiryRefreshOnce() async throws {
+        try await InteropPeer.run("flask_jwt_server.py", accessSeconds: 2) { peer in
+            try await HTTPClientTransport.withTransport { transport in
+                let alice = peer.bearerClient("alice", transport: transport, policy: .scaledToShortTokens)
+                try await alice.signIn(try await Self.login("alice", peer: peer, transport: transport))
+                #expect(try await alice.json(PeerProfile.self, .get, peer.url("api/me")).username == "alice")
+                #expect(try await peer.counters(transport)["oauth_refreshes"] == 0)  // a fresh token is not renewed
+
+                try await Task.sleep(for: .milliseconds(2500))  // past the 2 s access-token lifetime
+                let answers = try await concurrently(100) { _ in
+                    let response = try await alice.send(.get, peer.url("api/me"))
+                    return (response.status.code, try? JSONDecoder().decode(PeerProfile.self, from: response.body).username)
+                }
+                #expect(answers.count == 100)
+                #expect(answers.allSatisfy { $0 == (200, "alice") })
+                let counters = try await peer.counters(transport)
+                #expect(counters["oauth_refreshes"] == 1)
+                #expect(counters["rejected_reuse"] == 0)
+                #expect(counters["logins"] == 1)
+            }
+        }
+    }
+
+    @Test func aFreshTwoSecondTokenIsNotRenewedUnderTheDefaultPolicy() async throws {
+        try await InteropPeer.run("flask_jwt_server.py", accessSeconds: 2) { peer in
+            try await HTTPClientTransport.withTransport { transport in
+                let alice = peer.bearerClient("alice", transport: transport, policy: RenewalPolicy())
+                try await alice.signIn(try await Self.login("alice", peer: peer, transport: transport))
+                #expect(try await alice.json(PeerProfile.self, .get, peer.url("api/me")).username == "alice")
+                // ARCHITECTURE.md: "A freshly issued credential is never due for renewal". The
+                // default 30 s leeway exceeds the 2 s lifetime, so AuthCore renews it at once.
+                // When that is fixed, this known issue stops being recorded: remove the wrapper.
+                let refreshes = try await peer.counters(transport)["oauth_refreshes"]
+                withKnownIssue("a leeway longer than the token's lifetime renews a fresh token") {
+                    #expect(refreshes == 0)
+                }
+            }
+        }
+    }
+
+    /// Signs in through the app's `/login` and keeps the JSON tokens (its cookies are ignored).
+    static func login(_ username: String, peer: InteropPeer, transport: any Transport) async throws -> BearerTokenSet {
+        struct Tokens: Decodable { let access_token: String; let refresh_token: String }
+        let body = try JSONEncoder().encode(["username": username, "password": password])
+        let response = try await transport.send(AuthRequest(method: .post, url: peer.url("login"), headerFields: [.contentType: "application/json"], body: body))
+        try #require(response.status.code == 200)
+        let tokens = try JSONDecoder().decode(Tokens.self, from: response.body)
+        return BearerTokenSet(accessToken: tokens.access_token, refreshToken: tokens.refresh_token)
+    }
+}
