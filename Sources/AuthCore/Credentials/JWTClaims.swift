@@ -43,6 +43,7 @@ public struct JWTClaims: Sendable, Equatable {
         switch claims[name] {
         case nil, .null?: return nil
         case .number(let seconds)? where seconds.isFinite: return Date(timeIntervalSince1970: seconds)
+        case .integer(let seconds)?: return Date(timeIntervalSince1970: Double(seconds))
         default: throw JWTError.invalidClaim(name, expected: "a number of seconds since 1970")
         }
     }
