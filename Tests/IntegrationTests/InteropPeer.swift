@@ -186,6 +186,18 @@ extension RenewalPolicy {
     static let scaledToShortTokens = RenewalPolicy(leeway: .zero)
 }
 
+extension InteropPeer {
+    /// Waits past the 2 s access-token lifetime, then sends 100 concurrent `GET /api/me` as
+    /// `client`: each answer's status and user name.
+    func burstAcrossExpiry<S: AuthStrategy>(_ client: AccountClient<S>) async throws -> [(status: Int, username: String?)] {
+        try await Task.sleep(for: .milliseconds(2500))
+        return try await concurrently(100) { _ in
+            let response = try await client.send(.get, url("api/me"))
+            return (response.status.code, try? JSONDecoder().decode(PeerProfile.self, from: response.body).username)
+        }
+    }
+}
+
 /// Runs `operation` `count` times at once and returns the results in completion order.
 func concurrently<T: Sendable>(_ count: Int, _ operation: @escaping @Sendable (Int) async throws -> T) async throws -> [T] {
     try await withThrowingTaskGroup(of: T.self) { group in
