@@ -5,7 +5,9 @@ extension AuthContainer {
     ///
     /// The pipeline, outermost first: plug-in outer middlewares, redirect, retry, rate-limit
     /// observer, headers, authentication, plug-in inner middlewares, timeout (when configured),
-    /// logging, then the transport. Every client of the same account shares its session.
+    /// logging, then the transport. Every client of the same account shares its session, and
+    /// with it the strategy the first client of that account was built with (see
+    /// ``RenewalCoordinator/session(for:strategy:)``).
     public func makeClient<S: AuthStrategy>(for account: AccountKey, strategy: S) -> AccountClient<S> {
         let session = self[RenewalCoordinatorKey.self].session(for: account, strategy: strategy)
         let clock = self[ClockKey.self]

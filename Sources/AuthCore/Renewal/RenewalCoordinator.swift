@@ -32,7 +32,10 @@ public final class RenewalCoordinator: Sendable {
     /// The session of `account`, created on first use.
     ///
     /// An account is managed by one strategy type; asking for the same account with another
-    /// strategy type replaces its session.
+    /// strategy type replaces its session. Asking again with the same type returns the existing
+    /// session, which keeps the strategy value it was created with: a second strategy of that type
+    /// with another configuration (other hosts, no CSRF header) is not used. Configure a
+    /// different behaviour under another account key or in another container.
     public func session<S: AuthStrategy>(for account: AccountKey, strategy: S) -> AccountSession<S> {
         sessions.withLock { sessions in
             if let existing = sessions[account] as? AccountSession<S> { return existing }
