@@ -21,10 +21,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         trace("token set \(tokens)")
         var request = AuthRequest(head: .init(method: .get, scheme: "https", authority: "api.example.com", path: "/"))
         tokens.authorize(&request)
-        if let stored = try? JSONEncoder().encode(tokens) {
-            let restored = try? JSONDecoder().decode(BearerTokenSet.self, from: stored)
-            require(restored == tokens, "a stored token set does not read back equal")
-        }
+        // Every token set a server can produce must be storable (a renewed credential that cannot
+        // be persisted breaks "persisted before use").
+        let stored = try? JSONEncoder().encode(tokens)
+        require(stored != nil, "a token set from the server cannot be encoded for the store")
+        let restored = stored.flatMap { try? JSONDecoder().decode(BearerTokenSet.self, from: $0) }
+        require(restored == tokens, "a stored token set does not read back equal")
     } catch {
         trace("error \(error)")
         require(error is AuthError, "TokenResponse.parse threw \(type(of: error)), not AuthError")

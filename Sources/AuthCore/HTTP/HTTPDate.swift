@@ -28,7 +28,9 @@ public enum HTTPDate {
     /// has at least four digits, so every date ``parse(_:)`` returns formats to text that parses
     /// back to it.
     public static func format(_ date: Date) -> String {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        // Clamped to years 0...9999 (what an HTTP date can say), so no date can trap here.
+        let raw = date.timeIntervalSince1970
+        let seconds = raw.isFinite ? Int(min(max(raw, -62_167_219_200), 253_402_300_799).rounded(.down)) : 0
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let rest = seconds - days * 86_400
         let (y, mo, d) = civilFromDays(days)

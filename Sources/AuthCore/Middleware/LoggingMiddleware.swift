@@ -33,7 +33,7 @@ public struct LoggingMiddleware: Middleware {
     public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
         guard logger.logLevel <= .debug else { return try await next(request) }
         let secrets = request.options.secretFields.isEmpty ? secretFields : secretFields.union(request.options.secretFields)
-        let target = "\(request.head.scheme ?? "")://\(request.head.authority ?? "")\(QueryItems.redacting(secrets.queryItemNames, in: request.head.path ?? "/"))"
+        let target = "\(request.head.scheme ?? "")://\(HTTPRedaction.authority(request.head.authority ?? ""))\(QueryItems.redacting(secrets.queryItemNames, in: request.head.path ?? "/"))"
         var metadata: Logger.Metadata = ["method": "\(request.head.method)", "url": "\(target)", "bytes": "\(request.body.count)"]
         if logger.logLevel <= .trace { metadata["headers"] = Self.redacted(request.head.headerFields, secrets) }
         logger.debug("request", metadata: metadata)

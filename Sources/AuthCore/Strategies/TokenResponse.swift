@@ -19,21 +19,30 @@ public struct TokenResponse: Sendable, Decodable {
     /// `id_token`.
     public var idToken: Secret?
 
+    /// The longest lifetime read from `expires_in`: ten years. A longer, infinite or NaN value is
+    /// read as this; a negative one as zero.
+    public static let maximumExpiresIn: Double = 10 * 365 * 86_400
+
     enum CodingKeys: String, CodingKey {
         case accessToken = "access_token", tokenType = "token_type", expiresIn = "expires_in"
         case refreshToken = "refresh_token", scope, idToken = "id_token"
     }
 
-    /// Decodes the response; `expires_in` may be a number or a numeric string.
+    /// Decodes the response; `expires_in` may be a number or a numeric string, and is kept within
+    /// `0...maximumExpiresIn`.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         accessToken = try c.decode(Secret.self, forKey: .accessToken)
         tokenType = try c.decodeIfPresent(String.self, forKey: .tokenType)
+        let raw: Double?
         if let seconds = try? c.decodeIfPresent(Double.self, forKey: .expiresIn) {
-            expiresIn = seconds
+            raw = seconds
         } else {
-            expiresIn = try c.decodeIfPresent(String.self, forKey: .expiresIn).flatMap(Double.init)
+            raw = try c.decodeIfPresent(String.self, forKey: .expiresIn).flatMap(Double.init)
         }
+        // "nan", "inf" or 1e400 from a server would make an expiry that is never due and that
+        // JSONEncoder refuses to store: a lifetime is finite and at most `maximumExpiresIn`.
+        expiresIn = raw.map { $0.isFinite ? min(max($0, 0), Self.maximumExpiresIn) : Self.maximumExpiresIn }
         refreshToken = try c.decodeIfPresent(Secret.self, forKey: .refreshToken)
         scope = try c.decodeIfPresent(String.self, forKey: .scope)
         idToken = try c.decodeIfPresent(Secret.self, forKey: .idToken)
