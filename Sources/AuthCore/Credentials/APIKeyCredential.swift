@@ -25,7 +25,7 @@ public struct APIKeyHeaderCredential: Credential {
     public func authorize(_ request: inout AuthRequest) {
         guard let name = HTTPField.Name(headerName) else { return }
         request.head.headerFields[name] = prefix + key.reveal
-        request.markSecret(header: headerName)
+        request.markSecret(header: name.canonicalName)  // lower-case already: no copy per request
     }
     /// The header name; never the key.
     public var description: String { "APIKeyHeaderCredential(header: \(headerName), key: <redacted>)" }
