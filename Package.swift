@@ -144,7 +144,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "auth-store-worker",
-            dependencies: ["AuthCore", "AuthHTTPClient", "AuthSQLiteStore", "AuthFileStore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["AuthCore", "AuthHTTPClient", "AuthSQLiteStore", "AuthFileStore", "AuthMFA", .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: swiftSettings
         ),
         // Helper processes that the store tests launch to prove cross-process behaviour.
@@ -230,9 +230,10 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "AuthCore", "AuthHTTPClient", "AuthTestServer", "AuthTesting", "AuthSQLiteStore", "AuthFileStore",
-                "AuthCookie", "AuthMFA", "AuthSigning", "AuthCache", "AuthMigration", "auth-store-worker",
+                "AuthCookie", "AuthMFA", "AuthSigning", "AuthCache", "AuthMigration", "auth-store-worker", "AuthDemo",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),

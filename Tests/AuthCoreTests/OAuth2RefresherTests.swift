@@ -80,10 +80,20 @@ import Testing
     }
 
     @Test func otherOAuthErrorsAreRenewalFailures() async throws {
-        let server = TokenEndpoint(.unauthorized, #"{"error":"invalid_client","error_uri":"https://docs"}"#)
+        let server = TokenEndpoint(.serviceUnavailable, #"{"error":"temporarily_unavailable","error_uri":"https://docs"}"#)
         await #expect { try await OAuth2RefresherTests.refresh(server, self) } throws: { error in
             guard let error = error as? AuthError, let oauth = error.underlying as? OAuth2Error else { return false }
-            return error.code == .renewalFailed && oauth.code == "invalid_client" && oauth.status == 401 && oauth.errorURI == "https://docs"
+            return error.code == .renewalFailed && oauth.code == "temporarily_unavailable" && oauth.status == 503 && oauth.errorURI == "https://docs"
+        }
+    }
+
+    /// Issue 18 item 4: a rejected client is a configuration error, not a failure that may pass.
+    @Test(arguments: ["invalid_client", "unauthorized_client", "unsupported_grant_type", "invalid_scope"])
+    func clientErrorsAreMisconfiguration(code: String) async throws {
+        let server = TokenEndpoint(.unauthorized, #"{"error":"\#(code)"}"#)
+        await #expect { try await OAuth2RefresherTests.refresh(server, self) } throws: { error in
+            guard let error = error as? AuthError, let oauth = error.underlying as? OAuth2Error else { return false }
+            return error.code == .misconfigured && oauth.code == code && error.message.contains(code)
         }
     }
 

@@ -209,8 +209,8 @@ import Testing
         let clock = ManualClock()
         let refresher = CountingRefresher()
         let session = makeSession(clock: clock) { try await refresher.refresh($0, expiresIn: 3600, now: clock.now()) }
-        try await session.signIn(BearerTokenSet(accessToken: "token-0", refreshToken: "refresh-0", expiresAt: clock.now().addingTimeInterval(60)))
-        clock.advance(by: 29)
+        try await session.signIn(BearerTokenSet(accessToken: "token-0", refreshToken: "refresh-0", expiresAt: clock.now().addingTimeInterval(600)))
+        clock.advance(by: 569)
         _ = try await session.credentialForRequest()
         #expect(refresher.count == 0)
         clock.advance(by: 2)  // 29 s left, inside the 30 s leeway

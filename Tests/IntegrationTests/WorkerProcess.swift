@@ -16,14 +16,25 @@ enum WorkerProcess {
 
     /// Runs the worker to completion; returns its exit status and standard output.
     static func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        try await run(executableURL(), arguments)
+    }
+
+    /// Runs an executable to completion with `input` on its standard input; returns its exit
+    /// status and its standard output (with standard error after it when `errors` is set).
+    static func run(_ executable: URL, _ arguments: [String], input: String = "", errors: Bool = false) async throws -> (status: Int32, output: String) {
         let process = Process()
-        process.executableURL = try executableURL()
+        process.executableURL = executable
         process.arguments = arguments
         let pipe = Pipe()
+        let stdin = Pipe()
+        process.standardInput = stdin
         process.standardOutput = pipe
+        if errors { process.standardError = pipe }
         let (exited, continuation) = AsyncStream<Void>.makeStream()
         process.terminationHandler = { _ in continuation.finish() }
         try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
         let output = await withCheckedContinuation { (done: CheckedContinuation<Data, Never>) in
             DispatchQueue.global().async { done.resume(returning: pipe.fileHandleForReading.readDataToEndOfFile()) }
         }

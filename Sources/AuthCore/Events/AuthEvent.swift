@@ -18,8 +18,12 @@ public enum AuthEvent: Sendable, Equatable, CustomStringConvertible {
     case rateLimited(RateLimitInfo)
     /// The store could not be used; the account is not signed out because of it.
     case storeUnavailable(AccountKey?, reason: String)
-    /// A renewed credential could not be persisted; it is used anyway.
+    /// A renewed credential could not be persisted yet; it is used in this process while the
+    /// renewal keeps the refresh lock and retries until the store takes it.
     case persistFailed(AccountKey, reason: String)
+    /// A renewal has waited this long for another process's refresh lock (emitted once per
+    /// renewal, after about a second).
+    case waitingForRefreshLock(AccountKey, waited: Duration)
 
     /// A one-line summary, free of secrets.
     public var description: String {
@@ -33,6 +37,7 @@ public enum AuthEvent: Sendable, Equatable, CustomStringConvertible {
         case .rateLimited(let info): "rateLimited(\(info))"
         case .storeUnavailable(let a, let reason): "storeUnavailable(\(a.map(\.description) ?? "-")): \(reason)"
         case .persistFailed(let a, let reason): "persistFailed(\(a)): \(reason)"
+        case .waitingForRefreshLock(let a, let waited): "waitingForRefreshLock(\(a)): \(waited)"
         }
     }
 
@@ -40,7 +45,7 @@ public enum AuthEvent: Sendable, Equatable, CustomStringConvertible {
     public var account: AccountKey? {
         switch self {
         case .signedIn(let a), .renewed(let a), .renewalFailed(let a, _), .reauthenticationRequired(let a, _),
-            .excessiveRenewal(let a), .signedOut(let a), .persistFailed(let a, _):
+            .excessiveRenewal(let a), .signedOut(let a), .persistFailed(let a, _), .waitingForRefreshLock(let a, _):
             a
         case .storeUnavailable(let a, _): a
         case .rateLimited(let info): info.account

@@ -9,6 +9,21 @@ import Synchronization
 /// many concurrent requests that find the credential expired or rejected wait for one renewal.
 /// With a store that has ``RefreshLocking``, renewal also excludes other processes and first
 /// re-reads the store, adopting a credential another process already renewed.
+///
+/// ## Fencing
+/// A renewal replaces the stored record it renewed from, and only that record
+/// (``CredentialVault/replace(_:for:ifCurrent:)``). A sign-in or sign-out changes the record and
+/// bumps the session's generation; a renewal that finishes after one, in this process or another
+/// sharing the store, neither saves nor publishes its result: the sign-out or sign-in stands.
+///
+/// ## Persisted before use, across processes
+/// A refresh token is presented only by the holder of the account's refresh lock, after it has
+/// re-read the store; the credential it gets back is written before the lock is released. When
+/// the store cannot take it (locked, full, read-only), the renewed credential is used in this
+/// process at once, and the renewal keeps the lock and retries the write until it succeeds, so
+/// no other process presents the superseded refresh token meanwhile (they wait for the lock and
+/// report the store unavailable). The SQLite store's lease lapses if its file stays locked past
+/// the lease duration; only then may another process go ahead.
 public actor AccountSession<Strategy: AuthStrategy> {
     /// The account.
     public nonisolated let account: AccountKey
@@ -25,10 +40,21 @@ public actor AccountSession<Strategy: AuthStrategy> {
     nonisolated let logger: Logger
 
     private var current: Strategy.Value? { didSet { publish() } }
+    /// When ``current`` was obtained, in server time: its lifetime bounds the leeway.
+    private var obtainedAt = Date.distantPast
     private var loaded = false { didSet { publish() } }
     private var inFlight: RenewalFlight<Strategy.Value>? { didSet { publish() } }
     private var renewalTimes: [Date] = []
     private var failure: AuthError? { didSet { publish() } }
+    /// The credential whose renewal failed for good, and when the store was last looked at for
+    /// a newer one.
+    private var failedCredential: Strategy.Value?
+    private var lastFailureCheck: Date?
+    private var recheck: Task<Void, Never>?
+    /// Bumped by every sign-in and sign-out; a renewal started under an older one is discarded.
+    private var generation: UInt64 = 0
+    /// A renewed credential is in use but not yet stored: no further renewal until it is.
+    private var persisting = false
 
     /// What a request may read without entering the actor: the credential while it is loaded,
     /// no renewal is in flight and no failure is recorded (nil otherwise), the renewal in flight
@@ -41,6 +67,8 @@ public actor AccountSession<Strategy: AuthStrategy> {
         var ready: Published?
         var renewal: RenewalFlight<Strategy.Value>?
         var skew: TimeInterval = 0
+        /// Whether the last store operation failed (one `storeUnavailable` event per episode).
+        var storeFaulted = false
     }
 
     /// A credential as requests receive it: one object per published credential, so that a
@@ -48,11 +76,17 @@ public actor AccountSession<Strategy: AuthStrategy> {
     /// knows (a generic local in an async function costs an allocation per request).
     final class Published: Sendable {
         let credential: Strategy.Value
-        init(_ credential: Strategy.Value) { self.credential = credential }
+        /// The renewal leeway for this credential, bounded by its lifetime.
+        let leeway: Duration
+        init(_ credential: Strategy.Value, leeway: Duration = .zero) {
+            self.credential = credential
+            self.leeway = leeway
+        }
     }
 
     private func publish() {
-        let ready = loaded && failure == nil && inFlight == nil ? current.map(Published.init) : nil
+        let ready = loaded && failure == nil && inFlight == nil
+            ? current.map { Published($0, leeway: policy.leeway(expiresAt: $0.expiresAt, obtainedAt: obtainedAt)) } : nil
         let renewal = failure == nil ? inFlight : nil
         shared.withLock { state in
             state.ready = ready
@@ -77,22 +111,37 @@ public actor AccountSession<Strategy: AuthStrategy> {
     /// The estimated server clock minus the local clock, in seconds.
     public nonisolated var clockSkew: TimeInterval { shared.withLock { $0.skew } }
 
-    /// Stores a new credential after a sign-in; clears a previous failure.
+    /// Stores a new credential after a sign-in; clears a previous failure. A renewal in flight
+    /// is discarded: its waiters get this credential.
     public func signIn(_ credential: Strategy.Value) async throws {
+        generation &+= 1
+        inFlight = nil
         try await vault.save(credential, for: account)
-        current = credential
-        loaded = true
+        storeRecovered()
+        set(credential, obtainedAt: serverNow)
         failure = nil
+        failedCredential = nil
         renewalTimes.removeAll()
         events.emit(.signedIn(account))
     }
 
-    /// Removes the stored credential and forgets it.
+    /// Removes the stored credential and forgets it. A renewal in flight is discarded: it neither
+    /// stores nor publishes its result, and its waiters get `.notSignedIn`.
     public func signOut() async throws {
+        generation &+= 1
+        inFlight = nil
         try await vault.delete(for: account)
-        current = nil
-        loaded = true
+        storeRecovered()
+        set(nil, obtainedAt: .distantPast)
+        failure = nil
+        failedCredential = nil
         events.emit(.signedOut(account))
+    }
+
+    private func set(_ credential: Strategy.Value?, obtainedAt: Date) {
+        self.obtainedAt = obtainedAt
+        current = credential
+        loaded = true
     }
 
     /// The credential to put on a request now, renewed first when it is due.
@@ -126,15 +175,17 @@ public actor AccountSession<Strategy: AuthStrategy> {
     nonisolated func readyCredential() -> Published? {
         shared.withLock { state in
             guard let ready = state.ready,
-                  !strategy.needsRenewal(ready.credential, now: clock.now().addingTimeInterval(state.skew), leeway: policy.leeway) else { return nil }
+                  !strategy.needsRenewal(ready.credential, now: clock.now().addingTimeInterval(state.skew), leeway: ready.leeway) else { return nil }
             return ready
         }
     }
 
     /// A credential newer than `stale`: the current one if it already differs, else a renewed one.
     /// Concurrent callers share one renewal.
+    ///
+    /// Meant for a credential the server rejected: the renewal counts against the budget.
     public nonisolated func renew(from stale: Strategy.Value?) async throws -> Strategy.Value {
-        try await resolve(planRenewal(from: stale))
+        try await resolve(planRenewal(from: stale, forcedByRejection: true))
     }
 
     /// A credential to use now, the renewal to wait for, or a renewal this caller starts.
@@ -146,7 +197,19 @@ public actor AccountSession<Strategy: AuthStrategy> {
         case use(Strategy.Value)
         case wait(RenewalFlight<Strategy.Value>)
         /// The flight is registered as in flight; the caller starts it.
-        case lead(RenewalFlight<Strategy.Value>, from: Strategy.Value?, now: Date)
+        case lead(RenewalFlight<Strategy.Value>, Renewal)
+    }
+
+    /// What a renewal starts from.
+    struct Renewal: Sendable {
+        /// The credential in memory that is due or was rejected (nil when none is loaded).
+        let stale: Strategy.Value?
+        /// Server time when it was planned.
+        let now: Date
+        /// The session's generation when it was planned.
+        let generation: UInt64
+        /// Whether it took a place in the renewal budget.
+        let counted: Bool
     }
 
     private nonisolated func resolve(_ plan: Plan) async throws -> Strategy.Value {
@@ -155,8 +218,8 @@ public actor AccountSession<Strategy: AuthStrategy> {
             return credential
         case .wait(let flight):
             return try await flight.value
-        case .lead(let flight, let stale, let now):
-            start(flight, from: stale, now: now)
+        case .lead(let flight, let renewal):
+            start(flight, renewal)
             return try await flight.value
         }
     }
@@ -166,79 +229,167 @@ public actor AccountSession<Strategy: AuthStrategy> {
     /// The task starts at once on the caller's thread (`Task.immediate`) and runs until the
     /// refresher first suspends: the renewal's request goes out before the work queued behind
     /// this caller (under a burst, the other requests of the burst) rather than after it.
-    private nonisolated func start(_ flight: RenewalFlight<Strategy.Value>, from stale: Strategy.Value?, now: Date) {
-        let renewal: @Sendable () async -> Void = { await self.fly(flight, from: stale, now: now) }
+    private nonisolated func start(_ flight: RenewalFlight<Strategy.Value>, _ renewal: Renewal) {
+        let operation: @Sendable () async -> Void = { await self.fly(flight, renewal) }
         if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
-            Task.immediate(operation: renewal)
+            Task.immediate(operation: operation)
         } else {
-            Task(operation: renewal)
+            Task(operation: operation)
         }
     }
 
     /// Renews, records the outcome on the actor, then lets the waiters go: a request that
     /// arrives in between already finds the renewed credential (or the failure) published.
-    private nonisolated func fly(_ flight: RenewalFlight<Strategy.Value>, from stale: Strategy.Value?, now: Date) async {
+    private nonisolated func fly(_ flight: RenewalFlight<Strategy.Value>, _ renewal: Renewal) async {
+        let result: Result<Strategy.Value, any Error>
         do {
-            let renewed = try await performRenewal(from: stale, now: now)
-            await finishRenewal(renewed)
-            flight.finish(.success(renewed))
+            let outcome = try await performRenewal(renewal, flight: flight)
+            result = await finishRenewal(outcome, flight: flight, renewal)
         } catch {
-            flight.finish(.failure(await failRenewal(error)))
+            result = await failRenewal(error, flight: flight, renewal)
         }
+        flight.finish(result)
     }
 
     private func planCredential() async throws -> Plan {
-        if let failure { throw failure }
+        if failure != nil { try await recoverFromFailure() }
         if let inFlight { return .wait(inFlight) }
         if !loaded { try await load() }
-        guard let credential = current else { return try planRenewal(from: nil) }
-        if strategy.needsRenewal(credential, now: serverNow, leeway: policy.leeway) {
-            return try planRenewal(from: credential)
+        guard let credential = current else { return try await planRenewal(from: nil, forcedByRejection: false) }
+        if isDue(credential) {
+            return try await planRenewal(from: credential, forcedByRejection: false)
         }
         return .use(credential)
     }
 
-    private func planRenewal(from stale: Strategy.Value?) throws -> Plan {
-        if let failure { throw failure }
+    private func planRenewal(from stale: Strategy.Value?, forcedByRejection: Bool) async throws -> Plan {
+        if failure != nil { try await recoverFromFailure() }
         if let inFlight { return .wait(inFlight) }
-        if let current, current != stale, !strategy.needsRenewal(current, now: serverNow, leeway: policy.leeway) {
+        if let current, current != stale, !isDue(current) {
             return .use(current)
         }
-        try reserveRenewal()
+        if persisting {
+            throw AuthError(code: .storage, message: "the credential renewed last cannot be stored yet; renewing again waits until the store takes it", account: account)
+        }
+        let now = serverNow
+        let counted = stale == nil || stale != current
+            || policy.renewalCounts(expiresAt: current?.expiresAt, obtainedAt: obtainedAt, now: now, forcedByRejection: forcedByRejection)
+        if counted { try reserveRenewal() }
         let flight = RenewalFlight<Strategy.Value>()
         inFlight = flight
-        return .lead(flight, from: stale, now: serverNow)
+        return .lead(flight, Renewal(stale: stale, now: now, generation: generation, counted: counted))
     }
 
-    private func finishRenewal(_ renewed: Strategy.Value) {
-        current = renewed
-        loaded = true
-        inFlight = nil
+    private func isDue(_ credential: Strategy.Value) -> Bool {
+        let leeway = credential == current ? policy.leeway(expiresAt: credential.expiresAt, obtainedAt: obtainedAt) : policy.leeway
+        return strategy.needsRenewal(credential, now: serverNow, leeway: leeway)
     }
 
-    /// Records a failed renewal and returns the error every waiter gets.
-    private func failRenewal(_ error: any Error) -> any Error {
-        inFlight = nil
+    /// After a failure that needs a new sign-in: looks in the store, at most once per
+    /// ``RenewalPolicy/failureRecheckInterval``, for a credential signed in elsewhere (another
+    /// process sharing the store) and adopts it; otherwise throws the failure again. Requests
+    /// that arrive during the look wait for it.
+    private func recoverFromFailure() async throws {
+        guard let recorded = failure else { return }
+        let look: Task<Void, Never>
+        if let recheck {
+            look = recheck
+        } else {
+            let now = clock.now()
+            if let last = lastFailureCheck, now.timeIntervalSince(last) < policy.failureRecheckInterval.seconds { throw recorded }
+            lastFailureCheck = now
+            look = Task { await self.adoptCredentialSignedInElsewhere() }
+            recheck = look
+        }
+        await look.value
+        if let failure { throw failure }
+    }
+
+    private func adoptCredentialSignedInElsewhere() async {
+        defer { recheck = nil }
+        let stored = try? await vault.loadRecord(Strategy.Value.self, for: account)
+        guard failure != nil, let stored, stored.credential != failedCredential,
+              !strategy.needsRenewal(stored.credential, now: serverNow, leeway: .zero) else { return }
+        set(stored.credential, obtainedAt: stored.updatedAt.addingTimeInterval(clockSkew))
+        failure = nil
+        failedCredential = nil
+        renewalTimes.removeAll()
+        logger.info("a credential signed in elsewhere replaces the recorded failure", metadata: ["account": "\(account)"])
+    }
+
+    /// Publishes a renewal's outcome, unless a sign-in or sign-out happened meanwhile.
+    func finishRenewal(_ outcome: RenewalOutcome<Strategy.Value>, flight: RenewalFlight<Strategy.Value>, _ renewal: Renewal) -> Result<Strategy.Value, any Error> {
+        if inFlight === flight { inFlight = nil }
+        persisting = false
+        guard renewal.generation == generation else { return superseded() }
+        switch outcome {
+        case .renewed(let value, let at):
+            set(value, obtainedAt: at)
+            events.emit(.renewed(account))
+        case .adopted(let value, let at):
+            if renewal.counted { giveBackReservation() }
+            set(value, obtainedAt: at)
+        }
+        return .success(current!)
+    }
+
+    /// Uses a renewed credential the store could not take yet, while the renewal retries the write.
+    func publishUnpersisted(_ value: Strategy.Value, at: Date, flight: RenewalFlight<Strategy.Value>, _ renewal: Renewal, reason: String) {
+        guard renewal.generation == generation else { return }
+        if inFlight === flight { inFlight = nil }
+        persisting = true
+        set(value, obtainedAt: at)
+        events.emit(.persistFailed(account, reason: reason))
+        logger.error("the renewed credential cannot be stored yet; using it and retrying", metadata: ["account": "\(account)"])
+        flight.finish(.success(value))
+    }
+
+    /// Whether no sign-in or sign-out happened since `renewal` was planned.
+    func isCurrent(_ renewal: Renewal) -> Bool { renewal.generation == generation }
+
+    /// What the waiters of a renewal overtaken by a sign-in or sign-out get: its credential.
+    private func superseded() -> Result<Strategy.Value, any Error> {
+        if let current { return .success(current) }
+        return .failure(AuthError(code: .notSignedIn, message: "the account was signed out while its credential was being renewed; sign in first", account: account))
+    }
+
+    /// Records a failed renewal and returns the result every waiter gets.
+    private func failRenewal(_ error: any Error, flight: RenewalFlight<Strategy.Value>, _ renewal: Renewal) -> Result<Strategy.Value, any Error> {
+        if inFlight === flight { inFlight = nil }
+        persisting = false
+        guard renewal.generation == generation else { return superseded() }
         guard let authError = error as? AuthError else {
             events.emit(.renewalFailed(account, reason: String(describing: error)))
             logger.warning("renewal failed", metadata: ["account": "\(account)", "error": "\(error)"])
-            return error
+            return .failure(error)
         }
         let final = AuthError(code: authError.code, message: authError.message, account: account, status: authError.status, underlying: authError.underlying)
         switch authError.code {
         case .reauthenticationRequired:
             failure = final
+            failedCredential = renewal.stale ?? current
+            lastFailureCheck = clock.now()
             events.emit(.reauthenticationRequired(account, reason: authError.message))
             logger.warning("re-authentication required", metadata: ["account": "\(account)"])
+        case .misconfigured:
+            failure = final
+            failedCredential = renewal.stale ?? current
+            lastFailureCheck = clock.now()
+            events.emit(.renewalFailed(account, reason: authError.message))
+            logger.error("the token endpoint rejected the client configuration", metadata: ["account": "\(account)"])
         case .notSignedIn:
-            // Nothing was renewed: give the reservation back, so that asking while signed out
-            // never turns into `excessiveRenewal`.
-            if !renewalTimes.isEmpty { renewalTimes.removeLast() }
+            // Nothing was renewed (signed out, here or elsewhere): give the reservation back, so
+            // that asking while signed out never turns into `excessiveRenewal`.
+            if renewal.counted { giveBackReservation() }
+            set(nil, obtainedAt: .distantPast)
+        case .storage:
+            // The store failed, not the server: not a renewal (the event was sent where it failed).
+            if renewal.counted { giveBackReservation() }
         default:
             events.emit(.renewalFailed(account, reason: authError.message))
             logger.warning("renewal failed", metadata: ["account": "\(account)", "error": "\(authError)"])
         }
-        return final
+        return .failure(final)
     }
 
     /// Records the server's `Date` header to estimate clock skew.
@@ -250,12 +401,32 @@ public actor AccountSession<Strategy: AuthStrategy> {
 
     private func load() async throws {
         do {
-            current = try await vault.load(Strategy.Value.self, for: account)
-            loaded = true
+            let stored = try await vault.loadRecord(Strategy.Value.self, for: account)
+            storeRecovered()
+            set(stored?.credential, obtainedAt: stored.map { $0.updatedAt.addingTimeInterval(clockSkew) } ?? .distantPast)
         } catch let error as CredentialStoreError {
-            if error.code == .unavailable { events.emit(.storeUnavailable(account, reason: error.message)) }
-            throw AuthError(code: .storage, message: "the credential could not be read: \(error.message)", account: account, underlying: error)
+            throw storageFailure(error, "the credential could not be read")
         }
+    }
+
+    /// A store failure as the `.storage` error requests get; the first of an episode also sends
+    /// a `storeUnavailable` event.
+    nonisolated func storageFailure(_ error: CredentialStoreError, _ what: String) -> AuthError {
+        let first = shared.withLock { state in
+            defer { state.storeFaulted = true }
+            return !state.storeFaulted
+        }
+        if first { events.emit(.storeUnavailable(account, reason: error.message)) }
+        return AuthError(code: .storage, message: "\(what): \(error.message)", account: account, underlying: error)
+    }
+
+    /// Ends a store failure episode.
+    nonisolated func storeRecovered() {
+        shared.withLock { $0.storeFaulted = false }
+    }
+
+    private func giveBackReservation() {
+        if !renewalTimes.isEmpty { renewalTimes.removeLast() }
     }
 
     private func reserveRenewal() throws {

@@ -9,6 +9,8 @@
 ///   caller must never read that as "signed out". A record that cannot be read is `.corrupted`
 ///   (naming the record, and left in place or quarantined, never silently dropped).
 /// - Listing returns names in ascending order.
+/// - ``replace(_:ifCurrent:with:)`` has a default that reads, compares and writes; a store shared
+///   by several processes should make it atomic (one transaction, or under its write lock).
 /// Run `AuthTesting`'s `CredentialStoreConformance` against your store.
 public protocol CredentialStore: Sendable {
     /// The record at `key`, or nil when there is none.
@@ -27,6 +29,23 @@ public protocol CredentialStore: Sendable {
     func deleteAccount(_ account: AccountKey) async throws
     /// Removes every record.
     func deleteAll() async throws
+    /// Writes `envelope` at `key` (or removes the record when `envelope` is nil) only if the
+    /// record there is still `expected` (nil: no record); returns whether it did.
+    ///
+    /// This is how a renewal is fenced: it replaces the record it renewed from, and a sign-in or
+    /// sign-out that changed the record meanwhile (in any process) makes the write fail instead
+    /// of being undone.
+    func replace(_ key: CredentialKey, ifCurrent expected: Envelope?, with envelope: Envelope?) async throws -> Bool
+}
+
+extension CredentialStore {
+    /// Reads, compares and writes: atomic only within the caller's own exclusion. Stores shared by
+    /// several processes implement it in one transaction.
+    public func replace(_ key: CredentialKey, ifCurrent expected: Envelope?, with envelope: Envelope?) async throws -> Bool {
+        guard try await get(key) == expected else { return false }
+        if let envelope { try await put(envelope, for: key) } else { try await delete(key) }
+        return true
+    }
 }
 
 /// A store capability: an exclusive section per account that also excludes other processes

@@ -23,6 +23,14 @@ public final class InMemoryCredentialStore: CredentialStore, RefreshLocking {
     public func delete(_ key: CredentialKey) async throws {
         _ = records.withLock { $0.removeValue(forKey: key) }
     }
+    /// Replaces the record at `key` if it is still `expected`, atomically.
+    public func replace(_ key: CredentialKey, ifCurrent expected: Envelope?, with envelope: Envelope?) async throws -> Bool {
+        records.withLock { records in
+            guard records[key] == expected else { return false }
+            records[key] = envelope
+            return true
+        }
+    }
     /// The items of one account, sorted.
     public func items(of account: AccountKey) async throws -> [String] {
         records.withLock { $0.keys.filter { $0.accountKey == account }.map(\.item) }.sorted()

@@ -33,14 +33,12 @@ public struct BearerStrategy: AuthStrategy {
         return challenge.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("bearer") }
     }
 
-    /// Refreshes the token set.
-    /// - Throws: `AuthError` `.notSignedIn` with no tokens, `.reauthenticationRequired` without a
-    ///   refresh token or when the refresher says so.
+    /// Renews the token set with the refresher, which also gets sets without a refresh token: a
+    /// refresher that renews by running its grant again (client credentials, say) needs none.
+    /// ``OAuth2RefreshTokenRefresher`` throws `.reauthenticationRequired` when there is none.
+    /// - Throws: `AuthError` `.notSignedIn` with no tokens; whatever the refresher throws.
     public func renew(_ credential: BearerTokenSet?, context: RenewalContext) async throws -> BearerTokenSet {
         guard let credential else { throw AuthError.notSignedIn(context.account) }
-        guard credential.refreshToken != nil else {
-            throw AuthError.reauthenticationRequired(context.account, reason: "the access token expired and there is no refresh token")
-        }
         return try await refresher.refresh(credential)
     }
 }

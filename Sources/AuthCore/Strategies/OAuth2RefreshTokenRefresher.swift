@@ -6,8 +6,10 @@ import HTTPTypes
 /// Posts `grant_type=refresh_token` form-encoded to the token endpoint, authenticating the
 /// client as configured. Keeps the old refresh token when the response omits one. An
 /// `invalid_grant` error means the refresh token is dead: it throws
-/// `AuthError.reauthenticationRequired`. Other errors are `AuthError.renewalFailed` carrying the
-/// ``OAuth2Error``.
+/// `AuthError.reauthenticationRequired`. `invalid_client`, `unauthorized_client`,
+/// `unsupported_grant_type` and `invalid_scope` mean the client is configured wrongly: they throw
+/// `AuthError.misconfigured`, which no retry fixes. Other errors are `AuthError.renewalFailed`
+/// carrying the ``OAuth2Error``.
 public struct OAuth2RefreshTokenRefresher: TokenRefresher {
     /// How the client authenticates to the token endpoint (RFC 6749 §2.3).
     public enum ClientAuthentication: Sendable, Equatable {
@@ -69,6 +71,9 @@ public struct OAuth2RefreshTokenRefresher: TokenRefresher {
         return try TokenResponse.parse(response.body).tokenSet(issuedAt: TokenResponse.issuedAt(response, fallback: clock.now()), previousRefreshToken: refreshToken.reveal)
     }
 
+    /// RFC 6749 §5.2 errors that say the client, not the grant, is wrong.
+    static let configurationErrors: Set<String> = ["invalid_client", "unauthorized_client", "unsupported_grant_type", "invalid_scope"]
+
     static func error(from response: AuthResponse) -> AuthError {
         let status = response.status.code
         guard var oauth = try? JSONDecoder().decode(OAuth2Error.self, from: response.body) else {
@@ -77,6 +82,9 @@ public struct OAuth2RefreshTokenRefresher: TokenRefresher {
         oauth.status = status
         if oauth.code == "invalid_grant" {
             return AuthError.reauthenticationRequired(nil, reason: "the server rejected the refresh token (invalid_grant)", underlying: oauth)
+        }
+        if configurationErrors.contains(oauth.code) {
+            return AuthError(code: .misconfigured, message: "the token endpoint rejected the client configuration (\(oauth.code)): check the client id, its secret or key, its allowed grants and scopes", status: status, underlying: oauth)
         }
         return AuthError(code: .renewalFailed, message: "the token endpoint answered \(status) \(oauth.code)", status: status, underlying: oauth)
     }

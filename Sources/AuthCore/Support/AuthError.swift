@@ -18,6 +18,8 @@ public struct AuthError: Error, Sendable, CustomStringConvertible, CustomReflect
         public static let redirect = Code("redirect")
         /// The account has no credential: sign in first.
         public static let notSignedIn = Code("notSignedIn")
+        /// A sign-in was refused: wrong user name, password or code. Ask the user again.
+        public static let invalidCredentials = Code("invalidCredentials")
         /// The credential cannot be renewed any more; the user must sign in again.
         public static let reauthenticationRequired = Code("reauthenticationRequired")
         /// More renewals were asked for than the renewal limit allows in its window.
@@ -28,8 +30,13 @@ public struct AuthError: Error, Sendable, CustomStringConvertible, CustomReflect
         public static let httpStatus = Code("httpStatus")
         /// A response body could not be decoded.
         public static let decoding = Code("decoding")
-        /// The credential store could not be used.
+        /// The credential store could not be used. It never means "signed out": the stored
+        /// credential stays, and the next request tries again.
         public static let storage = Code("storage")
+        /// The server rejected the client itself (`invalid_client`, `unauthorized_client`,
+        /// `unsupported_grant_type`, `invalid_scope` at the token endpoint): a configuration
+        /// error that no retry or renewal fixes. Requests fail fast until a new sign-in.
+        public static let misconfigured = Code("misconfigured")
         /// The server refused the request in a way a renewal cannot fix: it said so (a missing or
         /// wrong CSRF token, see ``AuthStrategy/nonRenewableFailure(_:for:)``), or it refused
         /// again right after a renewal. No further renewal was attempted for the request.

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Typed credentials on top of a ``CredentialStore``: encodes, seals, opens and decodes them.
 ///
@@ -37,6 +37,12 @@ public struct CredentialVault: Sendable {
     /// Reads the credential at `key`, or nil when none is stored.
     /// - Throws: `CredentialStoreError` (`.corrupted`, `.incompatibleVersion`, `.cipher`, or the store's own).
     public func load<C: Credential>(_ type: C.Type, at key: CredentialKey) async throws -> C? {
+        try await loadRecord(type, at: key)?.credential
+    }
+
+    /// Reads the credential at `key` with the record it came from, or nil when none is stored.
+    /// - Throws: `CredentialStoreError` (`.corrupted`, `.incompatibleVersion`, `.cipher`, or the store's own).
+    public func loadRecord<C: Credential>(_ type: C.Type, at key: CredentialKey) async throws -> StoredCredential<C>? {
         guard var envelope = try await store.get(key) else { return nil }
         guard envelope.kind == C.kind else {
             throw CredentialStoreError.corrupted("expected a record of kind '\(C.kind)' but found '\(envelope.kind)'", key: key)
@@ -52,10 +58,11 @@ public struct CredentialVault: Sendable {
             envelope.payload = payload
             envelope = try upgrader.upgrade(envelope, to: C.formatVersion, key: key)
             let credential = try decode(C.self, from: envelope.payload, key: key)
-            try await save(credential, at: key)
-            return credential
+            let upgraded = try self.envelope(for: credential, key: key)
+            try await store.put(upgraded, for: key)
+            return StoredCredential(credential: credential, envelope: upgraded)
         }
-        return try decode(C.self, from: payload, key: key)
+        return StoredCredential(credential: try decode(C.self, from: payload, key: key), envelope: envelope)
     }
 
     /// Stores the credential of an account, replacing the previous one atomically.
@@ -65,6 +72,11 @@ public struct CredentialVault: Sendable {
 
     /// Stores a credential at `key`.
     public func save<C: Credential>(_ credential: C, at key: CredentialKey) async throws {
+        try await store.put(try envelope(for: credential, key: key), for: key)
+    }
+
+    /// The sealed record of `credential`, stamped with the vault's clock.
+    func envelope<C: Credential>(for credential: C, key: CredentialKey) throws -> Envelope {
         let json: Data
         do {
             json = try JSONEncoder().encode(credential)
@@ -72,8 +84,7 @@ public struct CredentialVault: Sendable {
             throw CredentialStoreError(code: .invalidArgument, message: "the \(C.kind) credential could not be encoded", key: key, underlying: error)
         }
         let payload = try seal(json, key: key, kind: C.kind)
-        let envelope = Envelope(formatVersion: C.formatVersion, kind: C.kind, payload: payload, updatedAt: clock.now(), expiresAt: credential.expiresAt)
-        try await store.put(envelope, for: key)
+        return Envelope(formatVersion: C.formatVersion, kind: C.kind, payload: payload, updatedAt: clock.now(), expiresAt: credential.expiresAt)
     }
 
     /// Removes the credential of an account (other items of the account stay).

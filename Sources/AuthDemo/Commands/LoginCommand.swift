@@ -11,12 +11,14 @@ struct LoginCommand: AsyncParsableCommand {
 
     @OptionGroup var common: CommonOptions
     @Option(help: "The user name.") var username: String
-    @Option(help: "The password (read from standard input when omitted).") var password: String?
+    @Option(help: "The password (asked for without echo when omitted; read from standard input when it is not a terminal).") var password: String?
     @Flag(help: "Register the user first.") var register = false
     @Option(help: "A base32 TOTP secret to answer an MFA challenge without asking.") var totpSecret: String?
 
     func run() async throws {
-        let password = self.password ?? readLine(strippingNewline: true) ?? ""
+        guard let password = self.password ?? PasswordPrompt.read("password for \(username): "), !password.isEmpty else {
+            throw ValidationError("no password given: pass --password or type it when asked")
+        }
         let base = try common.baseURL
         try await common.withContainer { container, transport in
             if register {

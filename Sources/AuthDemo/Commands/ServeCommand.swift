@@ -12,6 +12,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Access-token lifetime in seconds.")
     var accessLifetime = 300
 
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535 (0 picks a free one), not \(port)") }
+        guard accessLifetime >= 1 else { throw ValidationError("--access-lifetime must be at least 1 second, not \(accessLifetime)") }
+    }
+
     func run() async throws {
         var configuration = AuthTestServer.Configuration()
         configuration.port = port

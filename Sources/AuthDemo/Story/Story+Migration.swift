@@ -30,7 +30,7 @@ extension Story {
                 try await old.put(Envelope(kind: "api-key-header", payload: Data(#"{"headerName":"X-API-Key","key":"k\#(index)","prefix":""}"#.utf8), updatedAt: Date()), for: key)
             }
             let migration = try await StoreMigration(from: old, to: store, mode: .move).run { progress in
-                if progress.done % 20 == 0 || progress.done == progress.total { print("  \(progress.bar(width: 30))") }
+                ProgressLine.show("  \(progress.bar(width: 30))", final: progress.done == progress.total)
             }
             let moved = try await store.accounts(in: "legacy-app").count
             let left = try await old.namespaces()

@@ -13,6 +13,10 @@ struct StoryCommand: AsyncParsableCommand {
     @Option(help: "Concurrent requests per user in the burst across the token expiry.")
     var burst = 200
 
+    func validate() throws {
+        guard (1...10_000).contains(burst) else { throw ValidationError("--burst must be between 1 and 10000, not \(burst)") }
+    }
+
     func run() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auth-demo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

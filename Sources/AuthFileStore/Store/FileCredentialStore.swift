@@ -39,13 +39,13 @@ public final class FileCredentialStore: CredentialStore, RefreshLocking {
     /// An existing directory must belong to this user and must not be writable by group or
     /// others, sticky bit or not (so `/tmp` itself is refused: use a private folder in it).
     /// Links in the path to it are followed; the store keeps the directory open and never
-    /// follows a link inside it. Temporary files left by a crashed writer are removed.
+    /// follows a link inside it. Temporary files left by a crashed writer are removed, unless
+    /// another process holds the write lock: opening never waits for a lock.
     /// - Parameters:
     ///   - directory: The store's directory.
     ///   - options: Lock timeout, quarantine and clock.
     /// - Throws: ``FileStoreError`` when the directory is unsafe or cannot be created;
-    ///   `CredentialStoreError` when the clean-up fails (`.unavailable` if another process holds
-    ///   the write lock for longer than the lock timeout).
+    ///   `CredentialStoreError` when the clean-up fails.
     public init(directory: URL, options: Options = Options()) throws {
         let root = try DirectoryGuard.prepare(directory)
         self.directory = URL(fileURLWithPath: root.path, isDirectory: true)
@@ -69,6 +69,12 @@ public final class FileCredentialStore: CredentialStore, RefreshLocking {
     /// Writes the record at `key` atomically, replacing any previous one.
     public func put(_ envelope: Envelope, for key: CredentialKey) async throws {
         try await run { try $0.put(envelope, for: key) }
+    }
+
+    /// Writes (or, with nil, removes) the record at `key` under the store's write lock, only if
+    /// the record there is still `expected`.
+    public func replace(_ key: CredentialKey, ifCurrent expected: Envelope?, with envelope: Envelope?) async throws -> Bool {
+        try await run { try $0.replace(key, ifCurrent: expected, with: envelope) }
     }
 
     /// Removes the record at `key`; removing a missing record is not an error.

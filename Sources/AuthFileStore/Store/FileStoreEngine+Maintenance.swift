@@ -6,8 +6,11 @@ extension FileStoreEngine {
     /// Runs under the write lock: a live writer in another process holds that lock while its
     /// temporary file exists, so only leftovers of dead writers are removed. Links are never
     /// followed nor removed.
+    ///
+    /// Never waits: when another process holds the write lock, it may be writing one of those
+    /// files right now, so they stay for the next store that opens.
     func removeTemporaryFiles() throws(CredentialStoreError) {
-        try withWriteLock { () throws(CredentialStoreError) in
+        try withWriteLockIfFree { () throws(CredentialStoreError) in
             try Self.wrap("cannot clean up temporary files") { () throws(FileIOError) in
                 try removeTemporaryFiles(in: root, depth: 3)
             }

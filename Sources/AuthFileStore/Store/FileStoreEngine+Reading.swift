@@ -103,7 +103,7 @@ extension FileStoreEngine {
     }
 
     /// The bytes of the record file of `key`, or nil when there is none.
-    private func read(_ key: CredentialKey) throws(CredentialStoreError) -> [UInt8]? {
+    func read(_ key: CredentialKey) throws(CredentialStoreError) -> [UInt8]? {
         guard let directory = try accountDirectory(key) else { return nil }
         return try read(StoreLayout.recordName(key.item), in: directory, key: key)
     }

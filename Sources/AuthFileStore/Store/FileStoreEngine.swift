@@ -29,38 +29,65 @@ struct FileStoreEngine: Sendable {
 
     /// Writes a record atomically, creating its directories (mode 0700) as needed.
     func put(_ envelope: Envelope, for key: CredentialKey) throws(CredentialStoreError) {
+        let bytes = try Self.encode(envelope, for: key)
+        try withWriteLock { () throws(CredentialStoreError) in try write(bytes, for: key) }
+    }
+
+    /// Encodes a record file's bytes.
+    static func encode(_ envelope: Envelope, for key: CredentialKey) throws(CredentialStoreError) -> [UInt8] {
         let canonicalKey = CredentialKey(
             namespace: FileNameCodec.canonical(key.namespace),
             account: FileNameCodec.canonical(key.account),
             item: FileNameCodec.canonical(key.item))
-        let bytes: [UInt8]
         do {
-            bytes = try RecordFile(key: canonicalKey, envelope: envelope).encoded()
+            return try RecordFile(key: canonicalKey, envelope: envelope).encoded()
         } catch {
             throw CredentialStoreError(code: .io, message: "cannot encode the record", key: key, underlying: error)
         }
-        try withWriteLock { () throws(CredentialStoreError) in
-            try Self.wrap("cannot write the record file", key: key) { () throws(FileIOError) in
-                let namespace = try root.makeSubdirectory(StoreLayout.namespaceName(key.namespace))
-                let account = try namespace.makeSubdirectory(StoreLayout.accountName(key.account))
-                try account.writeAtomically(bytes, to: StoreLayout.recordName(key.item))
+    }
+
+    /// Writes a record file; the caller holds the write lock.
+    private func write(_ bytes: [UInt8], for key: CredentialKey) throws(CredentialStoreError) {
+        try Self.wrap("cannot write the record file", key: key) { () throws(FileIOError) in
+            let namespace = try root.makeSubdirectory(StoreLayout.namespaceName(key.namespace))
+            let account = try namespace.makeSubdirectory(StoreLayout.accountName(key.account))
+            try account.writeAtomically(bytes, to: StoreLayout.recordName(key.item))
+        }
+    }
+
+    /// Writes or removes a record only if it is still `expected`, under the write lock. A record
+    /// that cannot be decoded is not `expected`.
+    func replace(_ key: CredentialKey, ifCurrent expected: Envelope?, with envelope: Envelope?) throws(CredentialStoreError) -> Bool {
+        let bytes = try envelope.map { envelope throws(CredentialStoreError) in try Self.encode(envelope, for: key) }
+        return try withWriteLock { () throws(CredentialStoreError) -> Bool in
+            let found: Envelope?
+            switch try read(key).map({ judge($0, key: key) }) {
+            case nil: found = nil
+            case .record(let envelope)?: found = envelope
+            default: return false
             }
+            guard found == expected else { return false }
+            if let bytes { try write(bytes, for: key) } else { try remove(key) }
+            return true
         }
     }
 
     /// Removes one record file, then its directories if they became empty.
     func delete(_ key: CredentialKey) throws(CredentialStoreError) {
-        try withWriteLock { () throws(CredentialStoreError) in
-            try Self.wrap("cannot remove the record file", key: key) { () throws(FileIOError) in
-                let namespaceName = StoreLayout.namespaceName(key.namespace)
-                guard let namespace = try root.subdirectory(namespaceName) else { return }
-                let accountName = StoreLayout.accountName(key.account)
-                if let account = try namespace.subdirectory(accountName) {
-                    if try account.removeFile(StoreLayout.recordName(key.item)) { try account.sync() }
-                    try namespace.removeSubdirectoryIfEmpty(accountName)
-                }
-                try root.removeSubdirectoryIfEmpty(namespaceName)
+        try withWriteLock { () throws(CredentialStoreError) in try remove(key) }
+    }
+
+    /// Removes a record file and its emptied directories; the caller holds the write lock.
+    private func remove(_ key: CredentialKey) throws(CredentialStoreError) {
+        try Self.wrap("cannot remove the record file", key: key) { () throws(FileIOError) in
+            let namespaceName = StoreLayout.namespaceName(key.namespace)
+            guard let namespace = try root.subdirectory(namespaceName) else { return }
+            let accountName = StoreLayout.accountName(key.account)
+            if let account = try namespace.subdirectory(accountName) {
+                if try account.removeFile(StoreLayout.recordName(key.item)) { try account.sync() }
+                try namespace.removeSubdirectoryIfEmpty(accountName)
             }
+            try root.removeSubdirectoryIfEmpty(namespaceName)
         }
     }
 
@@ -124,6 +151,18 @@ struct FileStoreEngine: Sendable {
             pause = min(pause * 2, 20_000)
         }
         return try body()
+    }
+
+    /// Runs `body` holding the exclusive `flock` of `<root>/.lock` if no one holds it; does nothing
+    /// otherwise.
+    func withWriteLockIfFree(_ body: () throws(CredentialStoreError) -> Void) throws(CredentialStoreError) {
+        let path = layout.writeLockPath
+        let fd = try Self.wrap("cannot open the store's write lock") { () throws(FileIOError) in
+            try root.openLockFile(StoreLayout.writeLockName)
+        }
+        defer { PosixFiles.unlockAndClose(fd) }
+        guard try Self.wrap("cannot lock the store", { () throws(FileIOError) in try Self.system { () throws(PosixError) in try PosixFiles.tryLock(fd, path: path) } }) else { return }
+        try body()
     }
 
     /// The subdirectories of `directory` whose names decode as key components (links excluded).

@@ -54,7 +54,7 @@ public struct PasswordSignIn: Sendable {
     }
 
     /// Signs in and returns the tokens.
-    /// - Throws: `AuthError.reauthenticationRequired` for a refused user name or password;
+    /// - Throws: `AuthError.invalidCredentials` for a refused user name or password;
     ///   ``MFAError`` `.expiredChallenge` (sign in again), `.attemptsExhausted` (every code was
     ///   refused, or the server locked the second factor after too many wrong codes),
     ///   `.noMethodAvailable`; what the code provider throws; `AuthError` for transport and
@@ -64,7 +64,7 @@ public struct PasswordSignIn: Sendable {
         let received = clock.now()
         let issued = TokenResponse.issuedAt(response, fallback: received)
         guard (200..<300).contains(response.status.code) else {
-            if response.status == .unauthorized { throw AuthError.reauthenticationRequired(nil, reason: "the server refused the user name or password") }
+            if response.status == .unauthorized { throw AuthError(code: .invalidCredentials, message: "the server refused the user name or password") }
             throw Self.unexpected(response, endpoint: "login")
         }
         guard let challenge = try LoginAnswer.challenge(in: response.body, now: issued) else {

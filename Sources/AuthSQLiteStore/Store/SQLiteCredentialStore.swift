@@ -46,6 +46,16 @@ public final class SQLiteCredentialStore: CredentialStore, RefreshLocking {
         self.reader = reader
     }
 
+    static let upsertRecord = """
+        INSERT INTO credential_record
+            (namespace, account, item, kind, format_version, payload, updated_at, expires_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (namespace, account, item) DO UPDATE SET
+            kind = excluded.kind, format_version = excluded.format_version,
+            payload = excluded.payload, updated_at = excluded.updated_at,
+            expires_at = excluded.expires_at
+        """
+
     static let selectRecord = "SELECT \(RecordCodec.envelopeColumns) FROM credential_record WHERE namespace = ? AND account = ? AND item = ?"
 
     /// The record at `key`, or nil when there is none.
@@ -73,18 +83,39 @@ public final class SQLiteCredentialStore: CredentialStore, RefreshLocking {
         guard !records.isEmpty else { return }
         try await perform("writing records", key: records.count == 1 ? records.first?.key : nil) {
             try await pool.write { db in
-                let statement = try db.cachedStatement(sql: """
-                    INSERT INTO credential_record
-                        (namespace, account, item, kind, format_version, payload, updated_at, expires_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (namespace, account, item) DO UPDATE SET
-                        kind = excluded.kind, format_version = excluded.format_version,
-                        payload = excluded.payload, updated_at = excluded.updated_at,
-                        expires_at = excluded.expires_at
-                    """)
+                let statement = try db.cachedStatement(sql: Self.upsertRecord)
                 for (key, envelope) in records {
                     try statement.execute(arguments: RecordCodec.upsertArguments(envelope, for: key))
                 }
+            }
+        }
+    }
+
+    /// Writes (or, with nil, removes) the record at `key` in one transaction, only if the record
+    /// there is still `expected`: same payload bytes and write time, or absent when nil.
+    public func replace(_ key: CredentialKey, ifCurrent expected: Envelope?, with envelope: Envelope?) async throws -> Bool {
+        try await perform("replacing a record", key: key) {
+            try await pool.write { db in
+                let row = try Row.fetchOne(db, sql: "SELECT payload, updated_at FROM credential_record WHERE namespace = ? AND account = ? AND item = ?",
+                                           arguments: RecordCodec.arguments(key))
+                let matches: Bool
+                switch (row, expected) {
+                case (nil, nil): matches = true
+                case (let row?, let expected?):
+                    let payload: DatabaseValue = row[0]
+                    let updatedAt: DatabaseValue = row[1]
+                    matches = payload == expected.payload.databaseValue
+                        && Double.fromDatabaseValue(updatedAt) == expected.updatedAt.timeIntervalSinceReferenceDate
+                default: matches = false
+                }
+                guard matches else { return false }
+                if let envelope {
+                    try db.execute(sql: Self.upsertRecord, arguments: RecordCodec.upsertArguments(envelope, for: key))
+                } else {
+                    try db.execute(sql: "DELETE FROM credential_record WHERE namespace = ? AND account = ? AND item = ?",
+                                   arguments: RecordCodec.arguments(key))
+                }
+                return true
             }
         }
     }

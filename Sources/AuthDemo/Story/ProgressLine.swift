@@ -1,0 +1,20 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A progress line redrawn in place on a terminal; elsewhere (a pipe, a log) only its last state
+/// is printed, so a log gets one line rather than one per update.
+enum ProgressLine {
+    /// Shows `text`; `final` ends the line.
+    static func show(_ text: String, final: Bool) {
+        if isatty(STDOUT_FILENO) == 1 {
+            print("\r\u{1B}[2K" + text, terminator: final ? "\n" : "")
+            fflush(nil)  // every output stream: `print` buffers
+        } else if final {
+            print(text)
+        }
+    }
+}

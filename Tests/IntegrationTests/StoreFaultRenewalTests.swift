@@ -1,0 +1,116 @@
+import AuthCore
+import AuthFileStore
+import AuthSQLiteStore
+import AuthTestServer
+import AuthTesting
+import Foundation
+import HTTPTypes
+import GRDB
+import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Issue 18 item 9: the server rotates the refresh token, and the store cannot take the new one
+/// for a while (its SQLite file or its write lock held elsewhere). Afterwards a fresh process with
+/// only the store must renew without the server seeing a reused refresh token, and nobody may be
+/// signed out.
+@Suite struct StoreFaultRenewalTests {
+    static let alice = AccountKey(namespace: "testserver", account: "alice")
+
+    /// A lock on the store that another party holds, as another process would.
+    protocol HeldLock { func release() throws }
+
+    /// An exclusive SQLite transaction on the database file, from a connection of its own.
+    struct SQLiteFileLock: HeldLock {
+        let queue: DatabaseQueue
+        init(path: String) throws {
+            var configuration = Configuration()
+            configuration.allowsUnsafeTransactions = true  // the transaction outlives one access on purpose
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+            try queue.inDatabase { db in try db.execute(sql: "BEGIN EXCLUSIVE") }
+        }
+        func release() throws { try queue.inDatabase { db in try db.execute(sql: "ROLLBACK") } }
+    }
+
+    /// The file store's write lock (`<root>/.lock`), held with `flock` on a descriptor of its own.
+    struct FileStoreWriteLock: HeldLock {
+        let fd: Int32
+        init(directory: String) throws {
+            fd = open(directory + "/.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            guard fd >= 0, flock(fd, LOCK_EX) == 0 else { throw CocoaError(.fileLocking) }
+        }
+        func release() throws {
+            flock(fd, LOCK_UN)
+            close(fd)
+        }
+    }
+
+    @Test(arguments: ["sqlite", "file"])
+    func aRotatedRefreshTokenReachesTheStoreAfterAFaultAndNobodyIsSignedOut(kind: String) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("AuthKitStoreFault-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = kind == "sqlite" ? directory.appendingPathComponent("credentials.sqlite").path : directory.appendingPathComponent("store").path
+        func openStore() async throws -> any CredentialStore {
+            kind == "sqlite"
+                ? try await SQLiteCredentialStore.open(at: path, options: SQLiteStoreOptions(busyTimeout: .milliseconds(200)))
+                : try FileCredentialStore(directory: URL(fileURLWithPath: path), options: .init(lockTimeout: .milliseconds(200)))
+        }
+
+        try await Harness.run { h in
+            let events = AuthEvents()
+            let recorder = EventRecorder(events)
+            let container = h.container(store: try await openStore())
+            container.override(AuthEventsKey.self, with: events)
+            let client = try await h.signedInClient("alice", container: container)
+            let signedIn = try #require(try await CredentialVault(store: try await openStore()).load(BearerTokenSet.self, for: Self.alice))
+            h.server.clock.advance(by: 301)
+            h.server.resetCounters()
+            h.server.faults.inject(.delay(.seconds(1)), path: "/auth/refresh")
+
+            let request = Task { try await client.send(.get, h.url("me")) }
+            try await Task.sleep(for: .milliseconds(400))  // the refresh lock is taken; the refresh is at the server
+            let lock: any HeldLock = kind == "sqlite" ? try SQLiteFileLock(path: path) : try FileStoreWriteLock(directory: path)
+            // The renewal finishes while the store refuses writes: the request still succeeds.
+            #expect(try await request.value.status == .ok)
+            _ = await recorder.waitFor { $0.contains { if case .persistFailed = $0 { true } else { false } } }
+            try await Task.sleep(for: .seconds(1))
+            try lock.release()
+
+            // The rotated credential lands in the store without another request.
+            let vault = CredentialVault(store: try await openStore())
+            let deadline = ContinuousClock.now + .seconds(5)
+            var stored = try await vault.load(BearerTokenSet.self, for: Self.alice)
+            while stored?.refreshToken == signedIn.refreshToken, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+                stored = try await vault.load(BearerTokenSet.self, for: Self.alice)
+            }
+            #expect(stored?.refreshToken != signedIn.refreshToken)
+
+            // A fresh process with only the store renews without reuse detection.
+            h.server.clock.advance(by: 301)
+            let fresh = h.container(store: try await openStore()).makeClient(for: Self.alice, strategy: h.bearer())
+            #expect(try await fresh.send(.get, h.url("me")).status == .ok)
+            #expect(try await client.send(.get, h.url("me")).status == .ok)
+            #expect(h.server.counters.renewals == 2)
+            #expect(h.server.counters.rejectedReuse == 0)
+            #expect(!recorder.all.contains(.excessiveRenewal(Self.alice)))
+            #expect(!recorder.all.contains { if case .reauthenticationRequired = $0 { true } else { false } })
+        }
+    }
+
+    @Test func openingAFileStoreDoesNotWaitForAWriteLockHeldElsewhere() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("AuthKitStoreOpen-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try FileCredentialStore(directory: directory)
+        let lock = try FileStoreWriteLock(directory: directory.path)
+        defer { try? lock.release() }
+        let started = ContinuousClock.now
+        let store = try FileCredentialStore(directory: directory, options: .init(lockTimeout: .seconds(3)))
+        #expect(ContinuousClock.now - started < .seconds(1))
+        #expect(try await store.get(Self.alice.item("credential")) == nil)
+    }
+}
