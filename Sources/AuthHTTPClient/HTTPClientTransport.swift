@@ -57,8 +57,16 @@ public final class HTTPClientTransport: Transport {
     }
 
     /// Runs `body` with a new transport and shuts it down afterwards.
+    ///
+    /// `body` runs in the caller's isolation, so it may capture non-`Sendable` state and nest in
+    /// other `with…` scopes (`AuthTestServer.withRunning`) in top-level code.
+    /// - Parameters:
+    ///   - configuration: The AsyncHTTPClient configuration.
+    ///   - isolation: The caller's actor isolation.
+    ///   - body: Work to do with the transport.
     public static func withTransport<T>(
         configuration: HTTPClient.Configuration = HTTPClientTransport.defaultConfiguration,
+        isolation: isolated (any Actor)? = #isolation,
         _ body: (HTTPClientTransport) async throws -> T
     ) async throws -> T {
         let transport = HTTPClientTransport(configuration: configuration)

@@ -37,12 +37,8 @@ struct InteropFlaskJWTTests {
                 try await alice.signIn(try await Self.login("alice", peer: peer, transport: transport))
                 #expect(try await alice.json(PeerProfile.self, .get, peer.url("api/me")).username == "alice")
                 // ARCHITECTURE.md: "A freshly issued credential is never due for renewal". The
-                // default 30 s leeway exceeds the 2 s lifetime, so AuthCore renews it at once.
-                // When that is fixed, this known issue stops being recorded: remove the wrapper.
-                let refreshes = try await peer.counters(transport)["oauth_refreshes"]
-                withKnownIssue("a leeway longer than the token's lifetime renews a fresh token") {
-                    #expect(refreshes == 0)
-                }
+                // default 30 s leeway is bounded by a quarter of the 2 s lifetime (issue 18).
+                #expect(try await peer.counters(transport)["oauth_refreshes"] == 0)
             }
         }
     }

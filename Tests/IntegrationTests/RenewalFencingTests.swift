@@ -35,7 +35,7 @@ import Testing
                 h.server.clock.advance(by: 301)
                 h.server.faults.inject(.delay(.seconds(3)), path: "/auth/refresh")
                 let request = Task { try await client.send(.get, h.url("me")) }
-                try await Task.sleep(for: .milliseconds(300))  // the refresh is at the server now
+                try await h.refreshArrived()
                 if signer == "this process" {
                     try await client.signOut()
                 } else {
@@ -62,7 +62,7 @@ import Testing
                 h.server.clock.advance(by: 301)
                 h.server.faults.inject(.delay(.seconds(3)), path: "/auth/refresh")
                 let request = Task { try await client.send(.get, h.url("me")) }
-                try await Task.sleep(for: .milliseconds(300))
+                try await h.refreshArrived()
                 if signer == "this process" {
                     try await client.signIn(try await h.login("alice"))
                 } else {
@@ -148,6 +148,17 @@ import Testing
                 }
             }
             #expect(h.server.faults.remaining(path: "/auth/refresh") == 9)
+        }
+    }
+}
+
+extension Harness {
+    /// Waits until a refresh request has reached the server (it is then held by a delay fault).
+    func refreshArrived(timeout: Duration = .seconds(10)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while server.counters.requests(path: "/auth/refresh") == 0 {
+            guard ContinuousClock.now < deadline else { throw CancellationError() }
+            try await Task.sleep(for: .milliseconds(10))
         }
     }
 }

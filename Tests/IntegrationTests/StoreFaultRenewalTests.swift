@@ -72,7 +72,7 @@ import Darwin
             h.server.faults.inject(.delay(.seconds(1)), path: "/auth/refresh")
 
             let request = Task { try await client.send(.get, h.url("me")) }
-            try await Task.sleep(for: .milliseconds(400))  // the refresh lock is taken; the refresh is at the server
+            try await h.refreshArrived()  // the refresh lock is taken; the refresh is at the server
             let lock: any HeldLock = kind == "sqlite" ? try SQLiteFileLock(path: path) : try FileStoreWriteLock(directory: path)
             // The renewal finishes while the store refuses writes: the request still succeeds.
             #expect(try await request.value.status == .ok)
