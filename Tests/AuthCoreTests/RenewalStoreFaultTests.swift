@@ -55,6 +55,28 @@ import Testing
         #expect(try await vault.load(BearerTokenSet.self, for: alice)?.refreshToken?.reveal == "refresh-1")
         #expect(refresher.count == 1)
     }
+
+    @Test func aLongWaitForAnotherRenewalsLockIsReported() async throws {
+        let clock = ManualClock()
+        let events = AuthEvents()
+        let recorder = EventRecorder(events)
+        let store = InMemoryCredentialStore()
+        let refresher = CountingRefresher()
+        let session = makeSession(store: store, clock: clock, events: events) { try await refresher.refresh($0, expiresIn: 3600, now: clock.now()) }
+        try await session.signIn(BearerTokenSet(accessToken: "token-0", refreshToken: "refresh-0", expiresAt: clock.now().addingTimeInterval(-1)))
+        let held = AsyncGate()
+        let holder = Task {
+            try await store.withRefreshLock(for: alice) {
+                held.open()
+                try await Task.sleep(for: .milliseconds(1500))
+            }
+        }
+        await held.wait()
+        #expect(try await session.credentialForRequest().accessToken.reveal == "token-1")
+        try await holder.value
+        let waited: (AuthEvent) -> Bool = { if case .waitingForRefreshLock(alice, _) = $0 { true } else { false } }
+        #expect(await recorder.waitFor { $0.contains(where: waited) }.contains(where: waited))
+    }
 }
 
 /// A real in-memory store with a switchable fault: every operation fails with `fault` while it

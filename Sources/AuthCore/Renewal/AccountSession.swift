@@ -353,6 +353,13 @@ public actor AccountSession<Strategy: AuthStrategy> {
         return .failure(AuthError(code: .notSignedIn, message: "the account was signed out while its credential was being renewed; sign in first", account: account))
     }
 
+    /// Records a failure that only a new sign-in (here or elsewhere) ends: requests fail fast.
+    private func record(_ final: AuthError, renewing renewal: Renewal) {
+        failure = final
+        failedCredential = renewal.stale ?? current
+        lastFailureCheck = clock.now()
+    }
+
     /// Records a failed renewal and returns the result every waiter gets.
     private func failRenewal(_ error: any Error, flight: RenewalFlight<Strategy.Value>, _ renewal: Renewal) -> Result<Strategy.Value, any Error> {
         if inFlight === flight { inFlight = nil }
@@ -366,15 +373,11 @@ public actor AccountSession<Strategy: AuthStrategy> {
         let final = AuthError(code: authError.code, message: authError.message, account: account, status: authError.status, underlying: authError.underlying)
         switch authError.code {
         case .reauthenticationRequired:
-            failure = final
-            failedCredential = renewal.stale ?? current
-            lastFailureCheck = clock.now()
+            record(final, renewing: renewal)
             events.emit(.reauthenticationRequired(account, reason: authError.message))
             logger.warning("re-authentication required", metadata: ["account": "\(account)"])
         case .misconfigured:
-            failure = final
-            failedCredential = renewal.stale ?? current
-            lastFailureCheck = clock.now()
+            record(final, renewing: renewal)
             events.emit(.renewalFailed(account, reason: authError.message))
             logger.error("the token endpoint rejected the client configuration", metadata: ["account": "\(account)"])
         case .notSignedIn:
