@@ -48,11 +48,73 @@ import Darwin
         }
     }
 
-    @Test(arguments: ["sqlite", "file"])
-    func aRotatedRefreshTokenReachesTheStoreAfterAFaultAndNobodyIsSignedOut(kind: String) async throws {
+    /// A small tmpfs of its own, filled up while a renewal runs. (Remounting it read-only is
+    /// refused while the store holds files open for writing, and root ignores mode bits, so a
+    /// read-only directory is not simulated here.)
+    struct SmallFileSystem: HeldLock {
+        let mountPoint: String
+
+        /// Whether this process may mount one (root in a container that allows it).
+        static let available: Bool = {
+            let probe = FileManager.default.temporaryDirectory.appendingPathComponent("AuthKitMountProbe-\(UUID().uuidString)").path
+            try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: probe) }
+            guard run("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", probe) else { return false }
+            return run("umount", probe)
+        }()
+
+        @discardableResult
+        static func run(_ arguments: String...) -> Bool {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = arguments
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { return false }
+            process.waitUntilExit()
+            return process.terminationStatus == 0
+        }
+
+        static func mount(at path: String) throws {
+            guard run("mount", "-t", "tmpfs", "-o", "size=4m,mode=0700", "tmpfs", path) else { throw CocoaError(.fileWriteUnknown) }
+        }
+
+        /// Fills the file system up.
+        init(fillingUp mountPoint: String) throws {
+            self.mountPoint = mountPoint
+            let path = mountPoint + "/filler"
+            guard FileManager.default.createFile(atPath: path, contents: nil), let filler = FileHandle(forWritingAtPath: path) else {
+                throw CocoaError(.fileWriteUnknown)
+            }
+            let chunk = Data(count: 4096)
+            while (try? filler.write(contentsOf: chunk)) != nil {}
+            try? filler.close()
+        }
+
+        /// Frees the space.
+        func release() throws {
+            try FileManager.default.removeItem(atPath: mountPoint + "/filler")
+        }
+    }
+
+    @Test(arguments: ["sqlite", "file"], ["lock"])
+    func aRotatedRefreshTokenReachesTheStoreAfterAFaultAndNobodyIsSignedOut(kind: String, fault: String) async throws {
+        try await rotatedRefreshTokenSurvives(kind: kind, fault: fault)
+    }
+
+    @Test(.enabled(if: SmallFileSystem.available, "needs permission to mount a tmpfs"), arguments: ["sqlite", "file"], ["full"])
+    func aRotatedRefreshTokenSurvivesAFullFileSystem(kind: String, fault: String) async throws {
+        try await rotatedRefreshTokenSurvives(kind: kind, fault: fault)
+    }
+
+    func rotatedRefreshTokenSurvives(kind: String, fault: String) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("AuthKitStoreFault-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        defer { try? FileManager.default.removeItem(at: directory) }
+        if fault != "lock" { try SmallFileSystem.mount(at: directory.path) }
+        defer {
+            if fault != "lock" { SmallFileSystem.run("umount", directory.path) }
+            try? FileManager.default.removeItem(at: directory)
+        }
         let path = kind == "sqlite" ? directory.appendingPathComponent("credentials.sqlite").path : directory.appendingPathComponent("store").path
         func openStore() async throws -> any CredentialStore {
             kind == "sqlite"
@@ -73,7 +135,11 @@ import Darwin
 
             let request = Task { try await client.send(.get, h.url("me")) }
             try await h.refreshArrived()  // the refresh lock is taken; the refresh is at the server
-            let lock: any HeldLock = kind == "sqlite" ? try SQLiteFileLock(path: path) : try FileStoreWriteLock(directory: path)
+            let lock: any HeldLock = switch (fault, kind) {
+            case ("full", _): try SmallFileSystem(fillingUp: directory.path)
+            case (_, "sqlite"): try SQLiteFileLock(path: path)
+            default: try FileStoreWriteLock(directory: path)
+            }
             // The renewal finishes while the store refuses writes: the request still succeeds.
             #expect(try await request.value.status == .ok)
             _ = await recorder.waitFor { $0.contains { if case .persistFailed = $0 { true } else { false } } }
