@@ -48,9 +48,8 @@ import Darwin
         }
     }
 
-    /// A small tmpfs of its own, filled up while a renewal runs. (Remounting it read-only is
-    /// refused while the store holds files open for writing, and root ignores mode bits, so a
-    /// read-only directory is not simulated here.)
+    /// A small tmpfs of its own, filled up or remounted read-only (root ignores mode bits, so a
+    /// read-only directory is simulated by a read-only file system).
     struct SmallFileSystem: HeldLock {
         let mountPoint: String
 
@@ -91,8 +90,18 @@ import Darwin
             try? filler.close()
         }
 
-        /// Frees the space.
+        /// Remounts the file system read-only.
+        init(remountingReadOnly mountPoint: String) throws {
+            self.mountPoint = mountPoint
+            guard Self.run("mount", "-o", "remount,ro", mountPoint) else { throw CocoaError(.fileWriteUnknown) }
+        }
+
+        /// Frees the space, or makes the file system writable again.
         func release() throws {
+            guard FileManager.default.fileExists(atPath: mountPoint + "/filler") else {
+                guard Self.run("mount", "-o", "remount,rw", mountPoint) else { throw CocoaError(.fileWriteUnknown) }
+                return
+            }
             try FileManager.default.removeItem(atPath: mountPoint + "/filler")
         }
     }
@@ -105,6 +114,12 @@ import Darwin
     @Test(.enabled(if: SmallFileSystem.available, "needs permission to mount a tmpfs"), arguments: ["sqlite", "file"], ["full"])
     func aRotatedRefreshTokenSurvivesAFullFileSystem(kind: String, fault: String) async throws {
         try await rotatedRefreshTokenSurvives(kind: kind, fault: fault)
+    }
+
+    /// SQLite keeps its database open for writing, so only the file store can be remounted.
+    @Test(.enabled(if: SmallFileSystem.available, "needs permission to mount a tmpfs"))
+    func aRotatedRefreshTokenSurvivesAReadOnlyFileStoreDirectory() async throws {
+        try await rotatedRefreshTokenSurvives(kind: "file", fault: "read-only")
     }
 
     func rotatedRefreshTokenSurvives(kind: String, fault: String) async throws {
@@ -133,9 +148,13 @@ import Darwin
             h.server.resetCounters()
             h.server.faults.inject(.delay(.seconds(1)), path: "/auth/refresh")
 
+            // A read-only file system is one before the renewal starts (it cannot be remounted
+            // while the store holds a lock file open for writing); the others start during it.
+            let readOnly = fault == "read-only" ? try SmallFileSystem(remountingReadOnly: directory.path) : nil
             let request = Task { try await client.send(.get, h.url("me")) }
             try await h.refreshArrived()  // the refresh lock is taken; the refresh is at the server
             let lock: any HeldLock = switch (fault, kind) {
+            case ("read-only", _): readOnly!
             case ("full", _): try SmallFileSystem(fillingUp: directory.path)
             case (_, "sqlite"): try SQLiteFileLock(path: path)
             default: try FileStoreWriteLock(directory: path)

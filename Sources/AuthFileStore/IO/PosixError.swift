@@ -18,6 +18,10 @@ struct PosixError: Error, Sendable, CustomStringConvertible {
     /// The `errno` value.
     let code: Int32
 
+    /// Whether the call failed because nothing may be written here (a read-only file system, or
+    /// no write permission).
+    var deniesWriting: Bool { code == EROFS || code == EACCES || code == EPERM }
+
     /// `open(/path): No such file or directory (errno 2)`.
     var description: String {
         "\(operation)(\(path)): \(String(cString: strerror(code))) (errno \(code))"

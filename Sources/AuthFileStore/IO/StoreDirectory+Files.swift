@@ -107,6 +107,13 @@ extension StoreDirectory {
         return fd
     }
 
+    /// A new read-only descriptor of this directory, for `flock` when no lock file can be created.
+    func openForLocking() throws(FileIOError) -> Int32 {
+        let fd = openat(descriptor, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw .system(.current("open", path)) }
+        return fd
+    }
+
     /// Throws a refusal when the entry `name` is a symbolic link.
     private func requireNoLink(_ name: String) throws(FileIOError) {
         var info = stat()

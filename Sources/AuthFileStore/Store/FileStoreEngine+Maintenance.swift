@@ -29,12 +29,20 @@ extension FileStoreEngine {
     }
 
     /// Opens (creating as needed) the refresh lock file of an account.
+    ///
+    /// In a directory this process cannot write (a read-only file system, or a store shared
+    /// read-only), the lock file cannot be created: the store's directory itself is locked
+    /// instead, so renewals still exclude each other across processes, for all accounts at once.
     /// - Returns: Its descriptor, not yet locked.
     func openRefreshLock(_ account: AccountKey) throws(CredentialStoreError) -> Int32 {
         try Self.wrap("cannot open the account's refresh lock file") { () throws(FileIOError) in
-            let locks = try root.makeSubdirectory(StoreLayout.locksDirectoryName)
-            let namespace = try locks.makeSubdirectory(StoreLayout.namespaceName(account.namespace))
-            return try namespace.openLockFile(StoreLayout.lockName(account.account))
+            do throws(FileIOError) {
+                let locks = try root.makeSubdirectory(StoreLayout.locksDirectoryName)
+                let namespace = try locks.makeSubdirectory(StoreLayout.namespaceName(account.namespace))
+                return try namespace.openLockFile(StoreLayout.lockName(account.account))
+            } catch .system(let error) where error.deniesWriting {
+                return try root.openForLocking()
+            }
         }
     }
 }

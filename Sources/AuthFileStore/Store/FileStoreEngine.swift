@@ -155,11 +155,17 @@ struct FileStoreEngine: Sendable {
 
     /// Runs `body` holding the exclusive `flock` of `<root>/.lock` if no one holds it; does nothing
     /// otherwise.
+    /// In a directory this process cannot write there is nothing it could change: also nothing.
     func withWriteLockIfFree(_ body: () throws(CredentialStoreError) -> Void) throws(CredentialStoreError) {
         let path = layout.writeLockPath
-        let fd = try Self.wrap("cannot open the store's write lock") { () throws(FileIOError) in
-            try root.openLockFile(StoreLayout.writeLockName)
+        let opened = try Self.wrap("cannot open the store's write lock") { () throws(FileIOError) -> Int32? in
+            do throws(FileIOError) {
+                return try root.openLockFile(StoreLayout.writeLockName)
+            } catch .system(let error) where error.deniesWriting {
+                return nil
+            }
         }
+        guard let fd = opened else { return }
         defer { PosixFiles.unlockAndClose(fd) }
         guard try Self.wrap("cannot lock the store", { () throws(FileIOError) in try Self.system { () throws(PosixError) in try PosixFiles.tryLock(fd, path: path) } }) else { return }
         try body()
