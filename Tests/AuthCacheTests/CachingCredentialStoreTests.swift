@@ -20,6 +20,22 @@ import Testing
         #expect(plain == CredentialStoreConformance.checkNames)
     }
 
+    /// Review of issue 18: the compare of a fenced write is the backing store's, never a cached
+    /// copy that another process's sign-in has already replaced.
+    @Test func aFencedWriteComparesWithTheBackingStoreNotTheCache() async throws {
+        let clock = ManualClock()
+        let backing = InMemoryCredentialStore()
+        let processA = CachingCredentialStore(backing, lifetime: .seconds(2), clock: clock)
+        let processB = CachingCredentialStore(backing, lifetime: .seconds(2), clock: clock)
+        try await processA.put(Self.envelope("v1"), for: Self.key)
+        let seenByA = try await processA.get(Self.key)
+        try await processB.put(Self.envelope("signed-in-by-b"), for: Self.key)
+        #expect(try await processA.get(Self.key) == seenByA)  // still cached
+        #expect(try await processA.replace(Self.key, ifCurrent: seenByA, with: nil) == false)
+        #expect(try await backing.get(Self.key)?.payload == Data("signed-in-by-b".utf8))
+        #expect(try await processA.get(Self.key)?.payload == Data("signed-in-by-b".utf8))
+    }
+
     @Test func seesAnotherProcessWriteOnceItsLifetimeHasPassed() async throws {
         // Two caches over one backing store stand for two processes sharing a store on disk.
         let clock = ManualClock()

@@ -81,6 +81,14 @@ public final class CachingCredentialStore<Inner: CredentialStore>: CredentialSto
         try await write(keeping: [key: nil]) { try await self.inner.delete(key) } drop: { $0 == key }
     }
 
+    /// Replaces the record in the inner store if it is still `expected` there (atomically, as the
+    /// inner store does it; the cache is never the judge) and forgets the cached record.
+    public func replace(_ key: CredentialKey, ifCurrent expected: Envelope?, with envelope: Envelope?) async throws -> Bool {
+        var replaced = false
+        try await write(keeping: [:]) { replaced = try await self.inner.replace(key, ifCurrent: expected, with: envelope) } drop: { $0 == key }
+        return replaced
+    }
+
     /// The item names of one account, from the inner store.
     public func items(of account: AccountKey) async throws -> [String] { try await inner.items(of: account) }
     /// The accounts of a namespace, from the inner store.

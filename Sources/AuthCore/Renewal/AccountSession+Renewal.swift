@@ -1,6 +1,13 @@
 import Foundation
 import Logging
 
+/// A renewal the server refused for good, with the credential it refused (the stored one the
+/// renewal started from, which may be newer than the one in memory).
+struct RejectedCredential<Value: Sendable>: Error {
+    let error: AuthError
+    let credential: Value?
+}
+
 /// How a renewal ended.
 enum RenewalOutcome<Value: Sendable>: Sendable {
     /// The strategy renewed the credential and it was stored; obtained at the given server time.
@@ -64,32 +71,25 @@ extension AccountSession {
                 return .adopted(latest.credential, at: obtained(latest))
             }
             if let stored { _ = try? await vault.delete(for: account, ifCurrent: stored.envelope) }
-            throw error
+            throw RejectedCredential(error: error, credential: base)
         }
         return try await persist(renewed, replacing: stored, renewal, flight: flight)
     }
 
     /// Stores a renewed credential in place of `stored`. When the record changed meanwhile (a
     /// sign-in or sign-out, here or in another process) nothing is written and the renewed
-    /// credential is dropped. When the store fails, the credential is published for use here and
-    /// the write is retried (the caller keeps the refresh lock) until it lands, the record
-    /// changes, or this session signs in or out.
+    /// credential is dropped. When the store fails in a way that may pass (locked, full,
+    /// read-only), the credential is published for use here and the write is retried (the caller
+    /// keeps the refresh lock) until it lands, the record changes, or this session signs in or out.
     private nonisolated func persist(_ renewed: Strategy.Value, replacing stored: StoredCredential<Strategy.Value>?, _ renewal: Renewal, flight: RenewalFlight<Strategy.Value>) async throws -> RenewalOutcome<Strategy.Value> {
         let at = serverNow
         var pause = Duration.milliseconds(20)
         var published = false
         while true {
+            let written: StoredCredential<Strategy.Value>?
             do {
-                if try await vault.replace(renewed, for: account, ifCurrent: stored?.envelope) != nil {
-                    storeRecovered()
-                    return .renewed(renewed, at: at)
-                }
-                guard let latest = try await vault.loadRecord(Strategy.Value.self, for: account) else {
-                    throw AuthError(code: .notSignedIn, message: "the account was signed out while its credential was being renewed; sign in first", account: account)
-                }
-                logger.info("the stored credential changed during the renewal; the renewed one is dropped", metadata: ["account": "\(account)"])
-                return .adopted(latest.credential, at: obtained(latest))
-            } catch let error as CredentialStoreError {
+                written = try await vault.replace(renewed, for: account, ifCurrent: stored?.envelope)
+            } catch let error as CredentialStoreError where Self.passes(error) {
                 _ = storageFailure(error, "the renewed credential could not be stored")
                 if !published {
                     published = true
@@ -98,8 +98,25 @@ extension AccountSession {
                 guard await isCurrent(renewal) else { throw storageFailure(error, "the renewed credential could not be stored") }
                 try? await Task.sleep(for: pause)
                 pause = min(pause * 2, .seconds(1))
+                continue
             }
+            if written != nil {
+                storeRecovered()
+                return .renewed(renewed, at: at)
+            }
+            // The record changed during the renewal: a sign-in or sign-out, here or elsewhere.
+            logger.info("the stored credential changed during the renewal; the renewed one is dropped", metadata: ["account": "\(account)"])
+            guard let latest = try await vault.loadRecord(Strategy.Value.self, for: account) else {
+                throw AuthError(code: .notSignedIn, message: "the account was signed out while its credential was being renewed; sign in first", account: account)
+            }
+            return .adopted(latest.credential, at: obtained(latest))
         }
+    }
+
+    /// Whether a store failure may pass by itself (locked, busy, full, read-only), so that
+    /// writing again later can succeed; a record that cannot be encoded or sealed never will.
+    private static func passes(_ error: CredentialStoreError) -> Bool {
+        error.code == .unavailable || error.code == .io
     }
 
     /// Whether a stored credential can be used as it is at `now`.

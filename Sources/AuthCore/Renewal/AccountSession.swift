@@ -112,11 +112,11 @@ public actor AccountSession<Strategy: AuthStrategy> {
     public nonisolated var clockSkew: TimeInterval { shared.withLock { $0.skew } }
 
     /// Stores a new credential after a sign-in; clears a previous failure. A renewal in flight
-    /// is discarded: its waiters get this credential.
+    /// is discarded: it neither stores nor publishes its result.
     public func signIn(_ credential: Strategy.Value) async throws {
-        generation &+= 1
-        inFlight = nil
+        supersedeRenewals()
         try await vault.save(credential, for: account)
+        supersedeRenewals()  // and any renewal planned while the save ran
         storeRecovered()
         set(credential, obtainedAt: serverNow)
         failure = nil
@@ -128,14 +128,21 @@ public actor AccountSession<Strategy: AuthStrategy> {
     /// Removes the stored credential and forgets it. A renewal in flight is discarded: it neither
     /// stores nor publishes its result, and its waiters get `.notSignedIn`.
     public func signOut() async throws {
-        generation &+= 1
-        inFlight = nil
+        supersedeRenewals()
         try await vault.delete(for: account)
+        supersedeRenewals()
         storeRecovered()
         set(nil, obtainedAt: .distantPast)
         failure = nil
         failedCredential = nil
         events.emit(.signedOut(account))
+    }
+
+    /// Makes every renewal planned so far stale: it will neither store nor publish its result.
+    private func supersedeRenewals() {
+        generation &+= 1
+        inFlight = nil
+        persisting = false
     }
 
     private func set(_ credential: Strategy.Value?, obtainedAt: Date) {
@@ -320,8 +327,8 @@ public actor AccountSession<Strategy: AuthStrategy> {
     /// Publishes a renewal's outcome, unless a sign-in or sign-out happened meanwhile.
     func finishRenewal(_ outcome: RenewalOutcome<Strategy.Value>, flight: RenewalFlight<Strategy.Value>, _ renewal: Renewal) -> Result<Strategy.Value, any Error> {
         if inFlight === flight { inFlight = nil }
-        persisting = false
         guard renewal.generation == generation else { return superseded() }
+        persisting = false
         switch outcome {
         case .renewed(let value, let at):
             set(value, obtainedAt: at)
@@ -354,17 +361,23 @@ public actor AccountSession<Strategy: AuthStrategy> {
     }
 
     /// Records a failure that only a new sign-in (here or elsewhere) ends: requests fail fast.
-    private func record(_ final: AuthError, renewing renewal: Renewal) {
+    private func record(_ final: AuthError, rejected: Strategy.Value?) {
         failure = final
-        failedCredential = renewal.stale ?? current
+        failedCredential = rejected
         lastFailureCheck = clock.now()
     }
 
     /// Records a failed renewal and returns the result every waiter gets.
     private func failRenewal(_ error: any Error, flight: RenewalFlight<Strategy.Value>, _ renewal: Renewal) -> Result<Strategy.Value, any Error> {
         if inFlight === flight { inFlight = nil }
-        persisting = false
         guard renewal.generation == generation else { return superseded() }
+        persisting = false
+        var error = error
+        var rejected = renewal.stale ?? current
+        if let rejection = error as? RejectedCredential<Strategy.Value> {
+            error = rejection.error
+            rejected = rejection.credential
+        }
         guard let authError = error as? AuthError else {
             events.emit(.renewalFailed(account, reason: String(describing: error)))
             logger.warning("renewal failed", metadata: ["account": "\(account)", "error": "\(error)"])
@@ -373,11 +386,11 @@ public actor AccountSession<Strategy: AuthStrategy> {
         let final = AuthError(code: authError.code, message: authError.message, account: account, status: authError.status, underlying: authError.underlying)
         switch authError.code {
         case .reauthenticationRequired:
-            record(final, renewing: renewal)
+            record(final, rejected: rejected)
             events.emit(.reauthenticationRequired(account, reason: authError.message))
             logger.warning("re-authentication required", metadata: ["account": "\(account)"])
         case .misconfigured:
-            record(final, renewing: renewal)
+            record(final, rejected: rejected)
             events.emit(.renewalFailed(account, reason: authError.message))
             logger.error("the token endpoint rejected the client configuration", metadata: ["account": "\(account)"])
         case .notSignedIn:
@@ -403,9 +416,11 @@ public actor AccountSession<Strategy: AuthStrategy> {
     }
 
     private func load() async throws {
+        let started = generation
         do {
             let stored = try await vault.loadRecord(Strategy.Value.self, for: account)
             storeRecovered()
+            guard started == generation else { return }  // a sign-in or sign-out set it meanwhile
             set(stored?.credential, obtainedAt: stored.map { $0.updatedAt.addingTimeInterval(clockSkew) } ?? .distantPast)
         } catch let error as CredentialStoreError {
             throw storageFailure(error, "the credential could not be read")

@@ -1,9 +1,12 @@
 /// Turns a token set into a renewed one; the renewal step of ``BearerStrategy``.
 ///
 /// ## Implementing
-/// Call the token endpoint with `tokens.refreshToken`. Throw `AuthError.reauthenticationRequired`
-/// when the server rejects the refresh token for good (`invalid_grant`); any other error is
-/// treated as a failure that may pass. ``ClosureTokenRefresher`` adapts a closure and
+/// Call the token endpoint with `tokens.refreshToken`. It may be nil: a refresher that renews by
+/// running its grant again (client credentials) needs none, and one that does need it throws
+/// `AuthError.reauthenticationRequired` without it (never force-unwrap it). Throw
+/// `.reauthenticationRequired` when the server rejects the refresh token for good
+/// (`invalid_grant`), `.misconfigured` when it rejects the client, and any other error for a
+/// failure that may pass. ``ClosureTokenRefresher`` adapts a closure and
 /// ``OAuth2RefreshTokenRefresher`` speaks RFC 6749 §6.
 public protocol TokenRefresher: Sendable {
     /// Returns a renewed token set.

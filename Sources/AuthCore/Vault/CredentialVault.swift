@@ -43,7 +43,8 @@ public struct CredentialVault: Sendable {
     /// Reads the credential at `key` with the record it came from, or nil when none is stored.
     /// - Throws: `CredentialStoreError` (`.corrupted`, `.incompatibleVersion`, `.cipher`, or the store's own).
     public func loadRecord<C: Credential>(_ type: C.Type, at key: CredentialKey) async throws -> StoredCredential<C>? {
-        guard var envelope = try await store.get(key) else { return nil }
+        guard let stored = try await store.get(key) else { return nil }
+        var envelope = stored
         guard envelope.kind == C.kind else {
             throw CredentialStoreError.corrupted("expected a record of kind '\(C.kind)' but found '\(envelope.kind)'", key: key)
         }
@@ -58,9 +59,12 @@ public struct CredentialVault: Sendable {
             envelope.payload = payload
             envelope = try upgrader.upgrade(envelope, to: C.formatVersion, key: key)
             let credential = try decode(C.self, from: envelope.payload, key: key)
-            let upgraded = try self.envelope(for: credential, key: key)
-            try await store.put(upgraded, for: key)
-            return StoredCredential(credential: credential, envelope: upgraded)
+            // Fenced like a renewal: an upgrade never overwrites what another process wrote meanwhile.
+            guard try await store.replace(key, ifCurrent: stored, with: try self.envelope(for: credential, key: key)) else {
+                return try await loadRecord(type, at: key)
+            }
+            // Read back, so the record is the store's own encoding of it (the fence of a later write).
+            return try await loadRecord(type, at: key)
         }
         return StoredCredential(credential: try decode(C.self, from: payload, key: key), envelope: envelope)
     }

@@ -66,10 +66,23 @@ struct FileStoreEngine: Sendable {
             case .record(let envelope)?: found = envelope
             default: return false
             }
-            guard found == expected else { return false }
+            guard Self.sameRecord(found, expected) else { return false }
             if let bytes { try write(bytes, for: key) } else { try remove(key) }
             return true
         }
+    }
+
+    /// Whether a record read from a file is `expected`: the same kind, version and payload bytes,
+    /// and times equal within a microsecond (a record file keeps times since 1970, which can
+    /// differ from a `Date` in its last bit).
+    static func sameRecord(_ found: Envelope?, _ expected: Envelope?) -> Bool {
+        guard let found, let expected else { return found == nil && expected == nil }
+        func close(_ a: Date?, _ b: Date?) -> Bool {
+            guard let a, let b else { return a == nil && b == nil }
+            return abs(a.timeIntervalSince(b)) < 1e-6
+        }
+        return found.kind == expected.kind && found.formatVersion == expected.formatVersion && found.payload == expected.payload
+            && close(found.updatedAt, expected.updatedAt) && close(found.expiresAt, expected.expiresAt)
     }
 
     /// Removes one record file, then its directories if they became empty.
