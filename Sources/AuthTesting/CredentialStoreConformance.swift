@@ -41,6 +41,30 @@ public enum CredentialStoreConformance {
     }
 
     static let checks: [Check] = [
+        Check(name: "replace writes only over the expected record") { store in
+            let key = CredentialKey(namespace: "svc", account: "alice", item: "credential")
+            let first = envelope("first")
+            try expect(try await store.replace(key, ifCurrent: nil, with: first), "replace over no record (expected none) failed")
+            let stored = try await store.get(key)
+            try expect(!(try await store.replace(key, ifCurrent: nil, with: envelope("other"))), "replace expecting no record overwrote one")
+            try expect(!(try await store.replace(key, ifCurrent: envelope("stale", at: 1_600_000_000), with: nil)), "replace expecting another record removed it")
+            try expect(try await store.get(key)?.payload == first.payload, "a refused replace changed the record")
+            try expect(try await store.replace(key, ifCurrent: stored, with: envelope("second", at: 1_700_000_100)), "replace expecting the stored record failed")
+            let second = try await store.get(key)
+            try expect(second?.payload == Data("second".utf8), "replace did not write")
+            try expect(try await store.replace(key, ifCurrent: second, with: nil), "replace with nil (expecting the stored record) failed")
+            try expect(try await store.get(key) == nil, "replace with nil did not remove the record")
+        },
+        Check(name: "of concurrent replaces from one record, one wins") { store in
+            let key = CredentialKey(namespace: "svc", account: "race", item: "credential")
+            try await store.put(envelope("base"), for: key)
+            let base = try await store.get(key)
+            let wins = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for n in 0..<8 { group.addTask { try await store.replace(key, ifCurrent: base, with: envelope("renewed-\(n)", at: 1_700_000_000 + Double(n + 1))) } }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            try expect(wins == 1, "\(wins) of 8 replaces from the same record succeeded")
+        },
         Check(name: "missing record is nil") { store in
             try expect(try await store.get(CredentialKey(namespace: "n", account: "a", item: "i")) == nil, "get of a missing key returned a record")
         },
