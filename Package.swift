@@ -237,6 +237,19 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The examples of the doc comments, compiled (scripts/doc-snippets writes them).
+        .testTarget(
+            name: "DocSnippetTests",
+            dependencies: [
+                "AuthCore", "AuthHTTPClient", "AuthTestServer", "AuthTesting", "AuthSQLiteStore", "AuthFileStore",
+                "AuthCookie", "AuthMFA", "AuthSigning", "AuthCache", "AuthMigration",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "AuthMigrationTests",
             dependencies: ["AuthMigration", "AuthCore", "AuthTesting", "AuthFileStore", "AuthSQLiteStore", "migration-helper"],

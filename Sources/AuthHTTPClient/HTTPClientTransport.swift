@@ -14,7 +14,7 @@ import NIOPosix
 /// try await HTTPClientTransport.withTransport { transport in
 ///     let container = AuthContainer()
 ///     container.useHTTPClient(transport)
-///     …
+///     // make clients of the container and send requests here
 /// }
 /// ```
 /// A transport made with ``init(configuration:maxResponseBytes:)`` must be shut down with

@@ -6,8 +6,8 @@ import Synchronization
 /// ```swift
 /// let capture = CapturingLogHandler.Capture()
 /// let logger = Logger(label: "test") { _ in CapturingLogHandler(capture: capture, logLevel: .trace) }
-/// …
-/// #expect(!capture.text.contains(secret))
+/// logger.info("signed in")   // the code under test logs
+/// #expect(!capture.text.contains(password))
 /// ```
 public struct CapturingLogHandler: LogHandler {
     /// One captured line.

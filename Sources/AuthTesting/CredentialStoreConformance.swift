@@ -21,7 +21,7 @@ public enum CredentialStoreConformance {
     /// - Returns: The names of the checks that passed (all of them, or it throws).
     /// - Throws: ``ConformanceFailure`` for the first failed check, or the store's own error.
     @discardableResult
-    public static func run(makeStore: () async throws -> any CredentialStore) async throws -> [String] {
+    public nonisolated(nonsending) static func run(makeStore: () async throws -> any CredentialStore) async throws -> [String] {
         var passed: [String] = []
         for check in checks {
             let store = try await makeStore()

@@ -21,7 +21,7 @@ public final class EventRecorder: Sendable {
 
     /// Waits until `predicate` holds for the recorded events, for at most `timeout`, and returns
     /// them (whether or not it held, so the caller's expectation reports what was seen).
-    public func waitFor(timeout: Duration = .seconds(2), _ predicate: ([AuthEvent]) -> Bool) async -> [AuthEvent] {
+    public nonisolated(nonsending) func waitFor(timeout: Duration = .seconds(2), _ predicate: ([AuthEvent]) -> Bool) async -> [AuthEvent] {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while clock.now < deadline {

@@ -23,7 +23,7 @@ import Synchronization
 /// sessions often. Listing calls are not cached.
 ///
 /// ```swift
-/// let store = CachingCredentialStore(try SQLiteCredentialStore(at: url), lifetime: .seconds(2))
+/// let store = CachingCredentialStore(try await SQLiteCredentialStore.open(at: path), lifetime: .seconds(2))
 /// try await store.preload(account: AccountKey(namespace: "api", account: "alice"))
 /// container.override(CredentialStoreKey.self, with: store)
 /// ```

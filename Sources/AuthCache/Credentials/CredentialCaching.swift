@@ -60,7 +60,7 @@ extension AuthContainer {
     /// clients. The returned cache can preload accounts at start-up.
     ///
     /// ```swift
-    /// container.useSQLiteStore(at: url)
+    /// try await container.useSQLiteStore(at: path)
     /// let cache = container.useCredentialCache()
     /// try await cache.preload(namespace: "api")
     /// ```

@@ -10,7 +10,7 @@ public import HTTPTypes
 ///
 /// ```swift
 /// let directives = CacheControl(response.head.headerFields)
-/// if directives.noStore { return response }
+/// let mayStore = !directives.noStore
 /// ```
 public struct CacheControl: Sendable, Equatable {
     /// `no-store`: never store the response (or, on a request, this exchange).

@@ -16,7 +16,7 @@ public import Foundation
 ///
 /// ```swift
 /// let claims = try JWT.decode(accessToken)
-/// if let exp = claims.expiresAt { … }
+/// if let exp = claims.expiresAt { print("expires at \(exp)") }
 /// ```
 public enum JWT {
     /// The longest token ``decode(_:)`` reads, in UTF-8 bytes: 64 KiB, far above real access and

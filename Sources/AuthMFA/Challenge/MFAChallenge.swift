@@ -6,7 +6,7 @@ public import Foundation
 /// ``description`` and `dump()` do not show it.
 ///
 /// ```swift
-/// let challenge = MFAChallenge(id: response.challengeID, methods: [.totp, .recoveryCode],
+/// let challenge = MFAChallenge(id: challengeID, methods: [.totp, .recoveryCode],
 ///                              expiresAt: Date().addingTimeInterval(300))
 /// let code = try await provider.code(for: challenge, method: .totp)
 /// ```

@@ -10,7 +10,7 @@ public import Foundation
 /// Failure counts live in memory; the replay record and secrets live in the store.
 ///
 /// ```swift
-/// let verifier = TOTPVerifier(store: store, now: { clock.now })
+/// let verifier = TOTPVerifier(store: store, now: { clock.now() })
 /// switch try await verifier.verify(code, for: account) {
 /// case .accepted: signIn()
 /// case .rejected, .replayed: askAgain()

@@ -22,7 +22,7 @@ public struct RecordOutcome: Hashable, Sendable, CustomStringConvertible {
 ///
 /// ```swift
 /// let report = try await migration.run { progress in
-///     bar.update(fraction: progress.fractionCompleted)
+///     print(progress.bar(width: 30))
 /// }
 /// ```
 public struct MigrationProgress: Sendable, CustomStringConvertible {

@@ -8,7 +8,7 @@ public import AuthCore
 /// let target = try await SQLiteCredentialStore.open(at: newPath)
 /// let migration = StoreMigration(from: source, to: target, mode: .move)
 /// print(try await migration.dryRun())                  // what would happen
-/// let report = try await migration.run { bar.update($0.fractionCompleted) }
+/// let report = try await migration.run { print($0.bar()) }
 /// ```
 ///
 /// Records are copied as envelopes: kind, format version, times and the payload bytes exactly as

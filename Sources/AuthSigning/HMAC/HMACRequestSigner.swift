@@ -9,7 +9,7 @@ public import HTTPTypes
 /// ``HMACRequestVerifier`` checks what this signer produces.
 ///
 /// ```swift
-/// let signer = HMACRequestSigner(keyID: "client-1", key: SymmetricKey(data: secret))
+/// let signer = HMACRequestSigner(keyID: "client-1", key: SymmetricKey(data: sharedSecret))
 /// let middleware = SigningMiddleware(signer: signer)
 /// ```
 public struct HMACRequestSigner: RequestSigner, CustomStringConvertible, CustomReflectable {

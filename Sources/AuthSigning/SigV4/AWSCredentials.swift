@@ -4,7 +4,7 @@
 /// the session token are never printed.
 ///
 /// ```swift
-/// let credentials = AWSCredentials(accessKeyID: "AKID…", secretAccessKey: secret, sessionToken: token)
+/// let credentials = AWSCredentials(accessKeyID: "AKID…", secretAccessKey: secretAccessKey, sessionToken: sessionToken)
 /// print(credentials)   // AWSCredentials(accessKeyID: AKID…, secretAccessKey: <redacted>, sessionToken: <redacted>)
 /// ```
 public struct AWSCredentials: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {

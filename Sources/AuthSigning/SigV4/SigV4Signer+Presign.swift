@@ -14,7 +14,7 @@ extension SigV4Signer {
     /// The header fields on the request (host included) are signed and must be sent with the URL.
     ///
     /// ```swift
-    /// let presigned = try signer.presign(request, at: Date(), expires: 3600)
+    /// let presigned = try sigV4.presign(request, at: Date(), expires: 3600)
     /// let url = presigned.request.url
     /// ```
     /// - Parameters:

@@ -9,7 +9,7 @@ public import HTTPTypes
 /// ``SigningMiddleware`` runs a signer on every request, retries and redirect hops included.
 ///
 /// ```swift
-/// let signer = HMACRequestSigner(keyID: "client-1", key: SymmetricKey(data: secret))
+/// let signer = HMACRequestSigner(keyID: "client-1", key: SymmetricKey(data: sharedSecret))
 /// var request = try AuthRequest(method: .get, url: URL(string: "https://api.example.com/items")!)
 /// try await signer.sign(&request, at: Date())
 /// ```
