@@ -64,18 +64,18 @@ import Testing
         let refresher = CountingRefresher()
         let session = makeSession(store: store, clock: clock, events: events) { try await refresher.refresh($0, expiresIn: 3600, now: clock.now()) }
         try await session.signIn(BearerTokenSet(accessToken: "token-0", refreshToken: "refresh-0", expiresAt: clock.now().addingTimeInterval(-1)))
+        let waited: @Sendable (AuthEvent) -> Bool = { if case .waitingForRefreshLock(alice, _) = $0 { true } else { false } }
         let held = AsyncGate()
+        // Another renewal holds the lock until the waiting one has said it waits (10 s at most).
         let holder = Task {
             try await store.withRefreshLock(for: alice) {
                 held.open()
-                try await Task.sleep(for: .milliseconds(1500))
+                return await recorder.waitFor(timeout: .seconds(10)) { $0.contains(where: waited) }.contains(where: waited)
             }
         }
         await held.wait()
         #expect(try await session.credentialForRequest().accessToken.reveal == "token-1")
-        try await holder.value
-        let waited: (AuthEvent) -> Bool = { if case .waitingForRefreshLock(alice, _) = $0 { true } else { false } }
-        #expect(await recorder.waitFor { $0.contains(where: waited) }.contains(where: waited))
+        #expect(try await holder.value)
     }
 }
 

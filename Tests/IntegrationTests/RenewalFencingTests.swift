@@ -94,11 +94,12 @@ import Testing
                 #expect(try await Self.worker(h, path, "signin") == "signed-in")
                 let signedInAt = ContinuousClock.now
                 var status = 0
-                while status != 200, ContinuousClock.now - signedInAt < .seconds(5) {
+                while status != 200, ContinuousClock.now - signedInAt < .seconds(10) {
                     do { status = try await daemon.send(.get, h.url("me")).status.code } catch { try await Task.sleep(for: .milliseconds(100)) }
                 }
                 #expect(status == 200)
-                #expect(ContinuousClock.now - signedInAt < .seconds(3))
+                // The recheck interval is 1 s; the rest is margin for a loaded machine.
+                #expect(ContinuousClock.now - signedInAt < .seconds(5))
             }
         }
     }
