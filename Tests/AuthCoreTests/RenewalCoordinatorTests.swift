@@ -170,11 +170,11 @@ import Testing
         let clock = ManualClock()
         let events = AuthEvents()
         let recorder = EventRecorder(events)
-        let store = FailingPutStore()
+        let store = FaultyStore()
         let refresher = CountingRefresher()
         let session = makeSession(store: store, clock: clock, events: events) { try await refresher.refresh($0, expiresIn: 3600, now: clock.now()) }
         try await session.signIn(BearerTokenSet(accessToken: "token-0", refreshToken: "refresh-0", expiresAt: clock.now().addingTimeInterval(-5)))
-        store.failPuts.withLock { $0 = true }
+        store.failWrites.withLock { $0 = true }
         let api = FakeAPI()
         #expect(try await client(session, transport: api.transport).send(.get, apiURL).status == .ok)
         let seen = await recorder.waitFor { $0.contains { if case .persistFailed = $0 { true } else { false } } }
@@ -228,33 +228,12 @@ import Testing
     @Test func unavailableStoreIsNotSignedOut() async throws {
         let events = AuthEvents()
         let recorder = EventRecorder(events)
-        let store = FailingPutStore()
-        store.failGets.withLock { $0 = true }
+        let store = FaultyStore()
+        store.fault.withLock { $0 = CredentialStoreError.unavailable("database is locked") }
         let session = makeSession(store: store, events: events) { $0 }
         await #expect { try await session.credentialForRequest() } throws: { ($0 as? AuthError)?.code == .storage }
         let seen = await recorder.waitFor { !$0.isEmpty }
         #expect(seen.contains { if case .storeUnavailable = $0 { true } else { false } })
         #expect(!seen.contains { if case .signedOut = $0 { true } else { false } })
     }
-}
-
-/// An in-memory store whose reads or writes can be made to fail as "unavailable".
-final class FailingPutStore: CredentialStore {
-    let inner = InMemoryCredentialStore()
-    let failPuts = Mutex(false)
-    let failGets = Mutex(false)
-    func get(_ key: CredentialKey) async throws -> Envelope? {
-        if failGets.withLock({ $0 }) { throw CredentialStoreError.unavailable("database is locked") }
-        return try await inner.get(key)
-    }
-    func put(_ envelope: Envelope, for key: CredentialKey) async throws {
-        if failPuts.withLock({ $0 }) { throw CredentialStoreError.unavailable("database is locked") }
-        try await inner.put(envelope, for: key)
-    }
-    func delete(_ key: CredentialKey) async throws { try await inner.delete(key) }
-    func items(of account: AccountKey) async throws -> [String] { try await inner.items(of: account) }
-    func accounts(in namespace: String) async throws -> [String] { try await inner.accounts(in: namespace) }
-    func namespaces() async throws -> [String] { try await inner.namespaces() }
-    func deleteAccount(_ account: AccountKey) async throws { try await inner.deleteAccount(account) }
-    func deleteAll() async throws { try await inner.deleteAll() }
 }

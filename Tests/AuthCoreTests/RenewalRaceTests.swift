@@ -107,7 +107,7 @@ import Testing
 
     @Test func aFailureGivesWayToACredentialSignedInElsewhereWithBoundedStoreReads() async throws {
         let clock = ManualClock()
-        let store = CountingStore()
+        let store = FaultyStore()
         let daemon = makeSession(store: store, clock: clock) { _ in throw AuthError.reauthenticationRequired(nil, reason: "invalid_grant") }
         let cli = makeSession(store: store, clock: clock) { $0 }
         try await daemon.signIn(BearerTokenSet(accessToken: "dead", refreshToken: "r-dead", expiresAt: clock.now().addingTimeInterval(-1)))
@@ -180,29 +180,5 @@ final class AsyncGate: Sendable {
             }
             if ready { continuation.resume() }
         }
-    }
-}
-
-/// An in-memory store that counts reads, so a test can bound how often a session reads it.
-final class CountingStore: CredentialStore, RefreshLocking {
-    let inner = InMemoryCredentialStore()
-    private let reads = Atomic<Int>(0)
-    var gets: Int { reads.load(ordering: .relaxed) }
-    func get(_ key: CredentialKey) async throws -> Envelope? {
-        reads.add(1, ordering: .relaxed)
-        return try await inner.get(key)
-    }
-    func put(_ envelope: Envelope, for key: CredentialKey) async throws { try await inner.put(envelope, for: key) }
-    func delete(_ key: CredentialKey) async throws { try await inner.delete(key) }
-    func items(of account: AccountKey) async throws -> [String] { try await inner.items(of: account) }
-    func accounts(in namespace: String) async throws -> [String] { try await inner.accounts(in: namespace) }
-    func namespaces() async throws -> [String] { try await inner.namespaces() }
-    func deleteAccount(_ account: AccountKey) async throws { try await inner.deleteAccount(account) }
-    func deleteAll() async throws { try await inner.deleteAll() }
-    func replace(_ key: CredentialKey, ifCurrent expected: Envelope?, with envelope: Envelope?) async throws -> Bool {
-        try await inner.replace(key, ifCurrent: expected, with: envelope)
-    }
-    func withRefreshLock<T: Sendable>(for account: AccountKey, _ body: @Sendable () async throws -> T) async throws -> T {
-        try await inner.withRefreshLock(for: account, body)
     }
 }

@@ -79,19 +79,30 @@ import Testing
     }
 }
 
-/// A real in-memory store with a switchable fault: every operation fails with `fault` while it
-/// is set, and writes fail while `failWrites` is on.
+/// A real in-memory store with a switchable fault, counting its reads: every operation fails
+/// with `fault` while it is set, and writes fail as a full disk while `failWrites` is on.
 final class FaultyStore: CredentialStore, RefreshLocking {
     let inner = InMemoryCredentialStore()
     let fault = Mutex<CredentialStoreError?>(nil)
     let failWrites = Mutex(false)
+    private let reads = Atomic<Int>(0)
+    /// How many records were read.
+    var gets: Int { reads.load(ordering: .relaxed) }
     private func check(writing: Bool = false) throws {
         if let fault = fault.withLock({ $0 }) { throw fault }
         if writing, failWrites.withLock({ $0 }) { throw CredentialStoreError(code: .io, message: "No space left on device") }
     }
-    func get(_ key: CredentialKey) async throws -> Envelope? { try check(); return try await inner.get(key) }
+    func get(_ key: CredentialKey) async throws -> Envelope? {
+        try check()
+        reads.add(1, ordering: .relaxed)
+        return try await inner.get(key)
+    }
     func put(_ envelope: Envelope, for key: CredentialKey) async throws { try check(writing: true); try await inner.put(envelope, for: key) }
     func delete(_ key: CredentialKey) async throws { try check(writing: true); try await inner.delete(key) }
+    func replace(_ key: CredentialKey, ifCurrent expected: Envelope?, with envelope: Envelope?) async throws -> Bool {
+        try check(writing: true)
+        return try await inner.replace(key, ifCurrent: expected, with: envelope)
+    }
     func items(of account: AccountKey) async throws -> [String] { try check(); return try await inner.items(of: account) }
     func accounts(in namespace: String) async throws -> [String] { try check(); return try await inner.accounts(in: namespace) }
     func namespaces() async throws -> [String] { try check(); return try await inner.namespaces() }
