@@ -39,22 +39,22 @@ public actor AccountSession<Strategy: AuthStrategy> {
     public nonisolated let events: AuthEvents
     nonisolated let logger: Logger
 
-    private var current: Strategy.Value? { didSet { publish() } }
+    var current: Strategy.Value? { didSet { publish() } }
     /// When ``current`` was obtained, in server time: its lifetime bounds the leeway.
-    private var obtainedAt = Date.distantPast
-    private var loaded = false { didSet { publish() } }
-    private var inFlight: RenewalFlight<Strategy.Value>? { didSet { publish() } }
-    private var renewalTimes: [Date] = []
-    private var failure: AuthError? { didSet { publish() } }
+    var obtainedAt = Date.distantPast
+    var loaded = false { didSet { publish() } }
+    var inFlight: RenewalFlight<Strategy.Value>? { didSet { publish() } }
+    var renewalTimes: [Date] = []
+    var failure: AuthError? { didSet { publish() } }
     /// The credential whose renewal failed for good, and when the store was last looked at for
     /// a newer one.
-    private var failedCredential: Strategy.Value?
-    private var lastFailureCheck: Date?
-    private var recheck: Task<Void, Never>?
+    var failedCredential: Strategy.Value?
+    var lastFailureCheck: Date?
+    var recheck: Task<Void, Never>?
     /// Bumped by every sign-in and sign-out; a renewal started under an older one is discarded.
-    private var generation: UInt64 = 0
+    var generation: UInt64 = 0
     /// A renewed credential is in use but not yet stored: no further renewal until it is.
-    private var persisting = false
+    var persisting = false
 
     /// What a request may read without entering the actor: the credential while it is loaded,
     /// no renewal is in flight and no failure is recorded (nil otherwise), the renewal in flight
@@ -139,13 +139,13 @@ public actor AccountSession<Strategy: AuthStrategy> {
     }
 
     /// Makes every renewal planned so far stale: it will neither store nor publish its result.
-    private func supersedeRenewals() {
+    func supersedeRenewals() {
         generation &+= 1
         inFlight = nil
         persisting = false
     }
 
-    private func set(_ credential: Strategy.Value?, obtainedAt: Date) {
+    func set(_ credential: Strategy.Value?, obtainedAt: Date) {
         self.obtainedAt = obtainedAt
         current = credential
         loaded = true
@@ -292,122 +292,6 @@ public actor AccountSession<Strategy: AuthStrategy> {
         return strategy.needsRenewal(credential, now: serverNow, leeway: leeway)
     }
 
-    /// After a failure that needs a new sign-in: looks in the store, at most once per
-    /// ``RenewalPolicy/failureRecheckInterval``, for a credential signed in elsewhere (another
-    /// process sharing the store) and adopts it; otherwise throws the failure again. Requests
-    /// that arrive during the look wait for it.
-    private func recoverFromFailure() async throws {
-        guard let recorded = failure else { return }
-        let look: Task<Void, Never>
-        if let recheck {
-            look = recheck
-        } else {
-            let now = clock.now()
-            if let last = lastFailureCheck, now.timeIntervalSince(last) < policy.failureRecheckInterval.seconds { throw recorded }
-            lastFailureCheck = now
-            look = Task { await self.adoptCredentialSignedInElsewhere() }
-            recheck = look
-        }
-        await look.value
-        if let failure { throw failure }
-    }
-
-    private func adoptCredentialSignedInElsewhere() async {
-        defer { recheck = nil }
-        let stored = try? await vault.loadRecord(Strategy.Value.self, for: account)
-        guard failure != nil, let stored, stored.credential != failedCredential,
-              !strategy.needsRenewal(stored.credential, now: serverNow, leeway: .zero) else { return }
-        set(stored.credential, obtainedAt: stored.updatedAt.addingTimeInterval(clockSkew))
-        failure = nil
-        failedCredential = nil
-        renewalTimes.removeAll()
-        logger.info("a credential signed in elsewhere replaces the recorded failure", metadata: ["account": "\(account)"])
-    }
-
-    /// Publishes a renewal's outcome, unless a sign-in or sign-out happened meanwhile.
-    func finishRenewal(_ outcome: RenewalOutcome<Strategy.Value>, flight: RenewalFlight<Strategy.Value>, _ renewal: Renewal) -> Result<Strategy.Value, any Error> {
-        if inFlight === flight { inFlight = nil }
-        guard renewal.generation == generation else { return superseded() }
-        persisting = false
-        switch outcome {
-        case .renewed(let value, let at):
-            set(value, obtainedAt: at)
-            events.emit(.renewed(account))
-        case .adopted(let value, let at):
-            if renewal.counted { giveBackReservation() }
-            set(value, obtainedAt: at)
-        }
-        return .success(current!)
-    }
-
-    /// Uses a renewed credential the store could not take yet, while the renewal retries the write.
-    func publishUnpersisted(_ value: Strategy.Value, at: Date, flight: RenewalFlight<Strategy.Value>, _ renewal: Renewal, reason: String) {
-        guard renewal.generation == generation else { return }
-        if inFlight === flight { inFlight = nil }
-        persisting = true
-        set(value, obtainedAt: at)
-        events.emit(.persistFailed(account, reason: reason))
-        logger.error("the renewed credential cannot be stored yet; using it and retrying", metadata: ["account": "\(account)"])
-        flight.finish(.success(value))
-    }
-
-    /// Whether no sign-in or sign-out happened since `renewal` was planned.
-    func isCurrent(_ renewal: Renewal) -> Bool { renewal.generation == generation }
-
-    /// What the waiters of a renewal overtaken by a sign-in or sign-out get: its credential.
-    private func superseded() -> Result<Strategy.Value, any Error> {
-        if let current { return .success(current) }
-        return .failure(AuthError(code: .notSignedIn, message: "the account was signed out while its credential was being renewed; sign in first", account: account))
-    }
-
-    /// Records a failure that only a new sign-in (here or elsewhere) ends: requests fail fast.
-    private func record(_ final: AuthError, rejected: Strategy.Value?) {
-        failure = final
-        failedCredential = rejected
-        lastFailureCheck = clock.now()
-    }
-
-    /// Records a failed renewal and returns the result every waiter gets.
-    private func failRenewal(_ error: any Error, flight: RenewalFlight<Strategy.Value>, _ renewal: Renewal) -> Result<Strategy.Value, any Error> {
-        if inFlight === flight { inFlight = nil }
-        guard renewal.generation == generation else { return superseded() }
-        persisting = false
-        var error = error
-        var rejected = renewal.stale ?? current
-        if let rejection = error as? RejectedCredential<Strategy.Value> {
-            error = rejection.error
-            rejected = rejection.credential
-        }
-        guard let authError = error as? AuthError else {
-            events.emit(.renewalFailed(account, reason: String(describing: error)))
-            logger.warning("renewal failed", metadata: ["account": "\(account)", "error": "\(error)"])
-            return .failure(error)
-        }
-        let final = AuthError(code: authError.code, message: authError.message, account: account, status: authError.status, underlying: authError.underlying)
-        switch authError.code {
-        case .reauthenticationRequired:
-            record(final, rejected: rejected)
-            events.emit(.reauthenticationRequired(account, reason: authError.message))
-            logger.warning("re-authentication required", metadata: ["account": "\(account)"])
-        case .misconfigured:
-            record(final, rejected: rejected)
-            events.emit(.renewalFailed(account, reason: authError.message))
-            logger.error("the token endpoint rejected the client configuration", metadata: ["account": "\(account)"])
-        case .notSignedIn:
-            // Nothing was renewed (signed out, here or elsewhere): give the reservation back, so
-            // that asking while signed out never turns into `excessiveRenewal`.
-            if renewal.counted { giveBackReservation() }
-            set(nil, obtainedAt: .distantPast)
-        case .storage:
-            // The store failed, not the server: not a renewal (the event was sent where it failed).
-            if renewal.counted { giveBackReservation() }
-        default:
-            events.emit(.renewalFailed(account, reason: authError.message))
-            logger.warning("renewal failed", metadata: ["account": "\(account)", "error": "\(authError)"])
-        }
-        return .failure(final)
-    }
-
     /// Records the server's `Date` header to estimate clock skew.
     public nonisolated func observeServerDate(_ date: Date, receivedAt local: Date) {
         let estimate = date.timeIntervalSince(local)
@@ -443,7 +327,7 @@ public actor AccountSession<Strategy: AuthStrategy> {
         shared.withLock { $0.storeFaulted = false }
     }
 
-    private func giveBackReservation() {
+    func giveBackReservation() {
         if !renewalTimes.isEmpty { renewalTimes.removeLast() }
     }
 
