@@ -24,18 +24,25 @@ import Testing
         return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Signs alice in on the SQLite store at `path`, expires her token at the server, and starts a
+    /// request whose refresh the server holds for 3 s; returns once the refresh is at the server.
+    static func slowRenewal(_ h: Harness, _ path: String) async throws -> (AccountClient<BearerStrategy>, SQLiteCredentialStore, Task<AuthResponse, any Error>) {
+        let store = try await SQLiteCredentialStore.open(at: path)
+        try await h.register("alice")
+        let client = h.container(store: store).makeClient(for: alice, strategy: h.bearer())
+        try await client.signIn(try await h.login("alice"))
+        h.server.clock.advance(by: 301)
+        h.server.faults.inject(.delay(.seconds(3)), path: "/auth/refresh")
+        let request = Task { try await client.send(.get, h.url("me")) }
+        try await h.refreshArrived()
+        return (client, store, request)
+    }
+
     @Test(arguments: ["this process", "another process"])
     func signOutDuringASlowRenewalIsNotUndone(where signer: String) async throws {
         try await Self.withStorePath { path in
             try await Harness.run { h in
-                let container = h.container(store: try await SQLiteCredentialStore.open(at: path))
-                try await h.register("alice")
-                let client = container.makeClient(for: Self.alice, strategy: h.bearer())
-                try await client.signIn(try await h.login("alice"))
-                h.server.clock.advance(by: 301)
-                h.server.faults.inject(.delay(.seconds(3)), path: "/auth/refresh")
-                let request = Task { try await client.send(.get, h.url("me")) }
-                try await h.refreshArrived()
+                let (client, _, request) = try await Self.slowRenewal(h, path)
                 if signer == "this process" {
                     try await client.signOut()
                 } else {
@@ -54,15 +61,7 @@ import Testing
     func signInDuringASlowRenewalWins(where signer: String) async throws {
         try await Self.withStorePath { path in
             try await Harness.run { h in
-                let store = try await SQLiteCredentialStore.open(at: path)
-                let container = h.container(store: store)
-                try await h.register("alice")
-                let client = container.makeClient(for: Self.alice, strategy: h.bearer())
-                try await client.signIn(try await h.login("alice"))
-                h.server.clock.advance(by: 301)
-                h.server.faults.inject(.delay(.seconds(3)), path: "/auth/refresh")
-                let request = Task { try await client.send(.get, h.url("me")) }
-                try await h.refreshArrived()
+                let (client, store, request) = try await Self.slowRenewal(h, path)
                 if signer == "this process" {
                     try await client.signIn(try await h.login("alice"))
                 } else {

@@ -133,7 +133,7 @@ import Darwin
         let path = kind == "sqlite" ? directory.appendingPathComponent("credentials.sqlite").path : directory.appendingPathComponent("store").path
         func openStore() async throws -> any CredentialStore {
             kind == "sqlite"
-                ? try await SQLiteCredentialStore.open(at: path, options: SQLiteStoreOptions(busyTimeout: .milliseconds(200)))
+                ? try await SQLiteCredentialStore.open(at: path, options: SQLiteStoreOptions(busyTimeout: .milliseconds(200), lockTimeout: .milliseconds(500)))
                 : try FileCredentialStore(directory: URL(fileURLWithPath: path), options: .init(lockTimeout: .milliseconds(200)))
         }
 
@@ -162,7 +162,18 @@ import Darwin
             // The renewal finishes while the store refuses writes: the request still succeeds.
             #expect(try await request.value.status == .ok)
             _ = await recorder.waitFor { $0.contains { if case .persistFailed = $0 { true } else { false } } }
-            try await Task.sleep(for: .seconds(1))
+
+            // Meanwhile another process cannot present the superseded refresh token: it waits for
+            // the refresh lock (or cannot open the failing store) and reports the store unavailable.
+            let renewalsDuringFault = h.server.counters.renewals
+            do {
+                let other = h.container(store: try await openStore()).makeClient(for: Self.alice, strategy: h.bearer())
+                await #expect { try await other.send(.get, h.url("me")) } throws: { ($0 as? AuthError)?.code == .storage }
+            } catch let error as CredentialStoreError {
+                #expect(error.code == .unavailable || error.code == .io, "opening the failing store: \(error)")
+            }
+            #expect(h.server.counters.renewals == renewalsDuringFault)
+            #expect(h.server.counters.rejectedReuse == 0)
             try lock.release()
 
             // The rotated credential lands in the store without another request.

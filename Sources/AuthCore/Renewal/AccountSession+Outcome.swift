@@ -28,7 +28,7 @@ extension AccountSession {
         let stored = try? await vault.loadRecord(Strategy.Value.self, for: account)
         guard failure != nil, let stored, stored.credential != failedCredential,
               !strategy.needsRenewal(stored.credential, now: serverNow, leeway: .zero) else { return }
-        set(stored.credential, obtainedAt: stored.updatedAt.addingTimeInterval(clockSkew))
+        set(stored.credential, obtainedAt: obtained(stored))
         failure = nil
         failedCredential = nil
         renewalTimes.removeAll()

@@ -90,12 +90,12 @@ extension AccountSession {
             do {
                 written = try await vault.replace(renewed, for: account, ifCurrent: stored?.envelope)
             } catch let error as CredentialStoreError where Self.passes(error) {
-                _ = storageFailure(error, "the renewed credential could not be stored")
+                let failure = storageFailure(error, "the renewed credential could not be stored")
                 if !published {
                     published = true
                     await publishUnpersisted(renewed, at: at, flight: flight, renewal, reason: error.message)
                 }
-                guard await isCurrent(renewal) else { throw storageFailure(error, "the renewed credential could not be stored") }
+                guard await isCurrent(renewal) else { throw failure }
                 try? await Task.sleep(for: pause)
                 pause = min(pause * 2, .seconds(1))
                 continue
@@ -126,7 +126,7 @@ extension AccountSession {
     }
 
     /// When a stored credential was obtained, in server time: when its record was written.
-    private nonisolated func obtained(_ stored: StoredCredential<Strategy.Value>) -> Date {
+    nonisolated func obtained(_ stored: StoredCredential<Strategy.Value>) -> Date {
         stored.updatedAt.addingTimeInterval(clockSkew)
     }
 }

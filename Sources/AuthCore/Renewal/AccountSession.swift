@@ -305,7 +305,7 @@ public actor AccountSession<Strategy: AuthStrategy> {
             let stored = try await vault.loadRecord(Strategy.Value.self, for: account)
             storeRecovered()
             guard started == generation else { return }  // a sign-in or sign-out set it meanwhile
-            set(stored?.credential, obtainedAt: stored.map { $0.updatedAt.addingTimeInterval(clockSkew) } ?? .distantPast)
+            set(stored?.credential, obtainedAt: stored.map(obtained) ?? .distantPast)
         } catch let error as CredentialStoreError {
             throw storageFailure(error, "the credential could not be read")
         }
