@@ -580,8 +580,8 @@ import Testing
         let url = presigned.request.url
     }
 
-    /// Sources/AuthSigning/SigV4/SigV4Signer.swift:9
-    static func AuthSigning_SigV4_SigV4Signer_9() async throws {
+    /// Sources/AuthSigning/SigV4/SigV4Signer.swift:14
+    static func AuthSigning_SigV4_SigV4Signer_14() async throws {
         let signer = SigV4Signer(credentials: credentials, configuration: .init(region: "us-east-1", service: "sts"))
         var request = try AuthRequest(method: .get, url: URL(string: "https://sts.amazonaws.com/?Action=GetCallerIdentity&Version=2011-06-15")!)
         try await signer.sign(&request, at: Date())

@@ -25,9 +25,7 @@ extension AuthRequest {
         guard Self.isOriginFormTarget(path) else {
             throw AuthError.invalidRequest("the request's path does not start with / or holds a space, control character, # or non-ASCII byte")
         }
-        let host = origin.host.utf8.contains(UInt8(ascii: ":")) ? "[\(origin.host)]" : origin.host
-        let port = origin.port == Origin.defaultPort(for: origin.scheme) ? "" : ":\(origin.port)"
-        return "\(origin.scheme)://\(host)\(port)\(path)"
+        return "\(origin.scheme)://\(origin.hostField)\(path)"
     }
 
     /// Whether `path` is an origin-form request target (RFC 9112 §3.2.1) of visible ASCII.

@@ -49,6 +49,14 @@ public struct Origin: Hashable, Sendable, CustomStringConvertible {
     /// IPv6 literal `::1`, or `localhost`. A name such as `127.example.com` is not.
     public static func isLoopback(host: String) -> Bool { Loopback.contains(host) }
 
+    /// The `Host` field value for this origin, as a transport puts it on the wire: the host
+    /// (an IPv6 literal bracketed), then `:port` only when the port is not the scheme's default.
+    /// A signer that covers the host signs this value when the request has no `Host` field.
+    public var hostField: String {
+        let host = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host
+        return port == Origin.defaultPort(for: scheme) ? host : "\(host):\(port)"
+    }
+
     /// `scheme://host:port`.
     public var description: String { "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)" }
 

@@ -17,7 +17,8 @@ public struct HMACRequestSigner: RequestSigner, CustomStringConvertible, CustomR
     public let keyID: String
     /// The header field names.
     public let configuration: HMACSigningConfiguration
-    private let key: SymmetricKey
+    /// The HMAC already keyed: each signature then costs only its message's blocks.
+    private let keyed: HMAC<SHA256>
     private let nonce: @Sendable () -> String
 
     /// Creates a signer.
@@ -33,7 +34,7 @@ public struct HMACRequestSigner: RequestSigner, CustomStringConvertible, CustomR
         nonce: @escaping @Sendable () -> String = { Encoding.randomHex() }
     ) {
         self.keyID = keyID
-        self.key = key
+        self.keyed = HMAC<SHA256>(key: key)
         self.configuration = configuration
         self.nonce = nonce
     }
@@ -48,17 +49,18 @@ public struct HMACRequestSigner: RequestSigner, CustomStringConvertible, CustomR
         let nonce = nonce()
         guard !nonce.isEmpty else { throw SigningError.invalidConfiguration("the nonce generator returned an empty nonce") }
         let timestamp = String(Int64(date.timeIntervalSince1970.rounded(.down)))
-        let text = configuration.stringToSign(for: request, timestamp: timestamp, nonce: nonce)
-        let mac = HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: key)
+        let bodyDigest = HMACSigningConfiguration.bodyDigestBytes(request.body)
+        var mac = keyed
+        mac.update(data: configuration.stringToSignBytes(for: request, timestamp: timestamp, nonce: nonce, bodyDigest: bodyDigest))
         var fields = request.head.headerFields
-        for name in configuration.allFields { fields[name] = nil }
+        for name in configuration.allFields where fields.contains(name) { fields[name] = nil }
         fields[configuration.timestampField] = timestamp
         fields[configuration.nonceField] = nonce
         fields[configuration.keyIDField] = keyID
         if let digestField = configuration.bodyDigestField {
-            fields[digestField] = HMACSigningConfiguration.bodyDigest(request.body)
+            fields.append(HTTPField(name: digestField, value: bodyDigest))
         }
-        fields[configuration.signatureField] = Data(mac).base64EncodedString()
+        fields[configuration.signatureField] = Data(mac.finalize()).base64EncodedString()
         request.head.headerFields = fields
         request.markSecret(header: configuration.signatureField.canonicalName)
     }

@@ -58,19 +58,41 @@ public struct HMACSigningConfiguration: Sendable {
     ///   - timestamp: The timestamp field's value.
     ///   - nonce: The nonce field's value.
     public func stringToSign(for request: AuthRequest, timestamp: String, nonce: String) -> String {
+        let bytes = stringToSignBytes(for: request, timestamp: timestamp, nonce: nonce, bodyDigest: Self.bodyDigestBytes(request.body))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The bytes of the string to sign, with the body digest already computed: built once into
+    /// one buffer, the query canonicalized as bytes.
+    func stringToSignBytes(for request: AuthRequest, timestamp: String, nonce: String, bodyDigest: [UInt8]) -> [UInt8] {
         let (path, query) = CanonicalQuery.split(target: request.head.path ?? "/")
-        return [
-            request.head.method.rawValue,
-            path.isEmpty ? "/" : String(path),
-            query.map { CanonicalQuery.canonical($0) } ?? "",
-            timestamp,
-            nonce,
-            Self.bodyDigest(request.body),
-        ].joined(separator: "\n")
+        var out: [UInt8] = []
+        out.reserveCapacity(160 + path.utf8.count + (query?.utf8.count ?? 0))
+        out.appendUTF8(request.head.method.rawValue)
+        out.append(UInt8(ascii: "\n"))
+        if path.isEmpty { out.append(UInt8(ascii: "/")) } else { out.append(contentsOf: path.utf8) }
+        out.append(UInt8(ascii: "\n"))
+        CanonicalQuery.append(canonicalOf: query, extra: [], to: &out)
+        out.append(UInt8(ascii: "\n"))
+        out.appendUTF8(timestamp)
+        out.append(UInt8(ascii: "\n"))
+        out.appendUTF8(nonce)
+        out.append(UInt8(ascii: "\n"))
+        out.append(contentsOf: bodyDigest)
+        return out
     }
 
     /// Lower-case hex SHA-256 of `body`.
     public static func bodyDigest(_ body: Data) -> String {
-        Encoding.hex(SHA256.hash(data: body))
+        String(decoding: bodyDigestBytes(body), as: UTF8.self)
+    }
+
+    /// The bytes of ``bodyDigest(_:)``.
+    static func bodyDigestBytes(_ body: Data) -> [UInt8] {
+        guard !body.isEmpty else { return SigV4Signer.emptyPayloadHash }
+        var hex: [UInt8] = []
+        hex.reserveCapacity(64)
+        hex.appendLowerHex(SHA256.hash(data: body))
+        return hex
     }
 }

@@ -1,68 +1,142 @@
 import HTTPTypes
 
-/// The canonical URI and header rules of SigV4.
+/// The canonical URI and header rules of SigV4, written as bytes.
 enum SigV4Canonicalizer {
-    /// The canonical URI of a request path (without its query).
-    static func canonicalURI(_ path: Substring, rule: SigV4Configuration.PathCanonicalization) -> String {
-        switch rule {
-        case .s3:
-            guard !path.isEmpty else { return "/" }
-            return path.split(separator: "/", omittingEmptySubsequences: false)
-                .map { Encoding.percentEncode(Encoding.percentDecode($0)) }
-                .joined(separator: "/")
-        case .normalizedDoubleEncoded:
-            var output: [Substring] = []
-            let segments = path.split(separator: "/", omittingEmptySubsequences: true)
-            for segment in segments {
-                switch segment {
-                case ".": continue
-                case "..": _ = output.popLast()
-                default: output.append(segment)
-                }
+    /// Appends the canonical URI of a request path (without its query) to `out`.
+    static func appendCanonicalURI(_ path: Substring, rule: SigV4Configuration.PathCanonicalization, to out: inout [UInt8]) {
+        CanonicalBytes.withBytes(of: path) { bytes in
+            guard !bytes.isEmpty else {
+                out.append(UInt8(ascii: "/"))
+                return
             }
-            let endsInDirectory = path.hasSuffix("/") || segments.last == "." || segments.last == ".."
-            var uri = "/" + output.map { Encoding.percentEncode($0) }.joined(separator: "/")
-            if endsInDirectory, !output.isEmpty { uri += "/" }
-            return uri
+            switch rule {
+            case .s3:
+                // Each segment decoded to bytes and encoded once; `/` separates, as sent.
+                var start = 0
+                while start <= bytes.count {
+                    var end = start
+                    while end < bytes.count, bytes[end] != UInt8(ascii: "/") { end += 1 }
+                    out.appendReencoding(of: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                    if end < bytes.count { out.append(UInt8(ascii: "/")) }
+                    start = end + 1
+                }
+            case .doubleEncoded:
+                out.appendEncoding(of: bytes, keepingSlash: true)
+            case .normalizedDoubleEncoded:
+                appendNormalized(bytes, to: &out)
+            }
         }
     }
 
-    /// Canonical headers: lower-cased names sorted, values trimmed with runs of spaces collapsed,
-    /// repeated fields joined by `,` in the order they appear. `host` comes from the authority
-    /// when there is no `Host` field.
-    /// - Returns: The `name:value` lines (each ended by LF) and the signed header list.
-    static func canonicalHeaders(
-        _ fields: HTTPFields,
-        authority: String?,
-        excluding: Set<String>
-    ) -> (block: String, signed: String) {
-        var values: [String: [String]] = [:]
-        for field in fields {
-            let name = field.name.canonicalName
-            guard !excluding.contains(name) else { continue }
-            values[name, default: []].append(normalize(field.value))
+    /// RFC 3986 §5.2.4 dot-segment removal with empty segments dropped (as the AWS SDKs do), then
+    /// each segment encoded as it is sent. A trailing `/` stays only when the path ends in one:
+    /// `/a/b/..` becomes `/a`, like botocore, the AWS SDK for Java and aws-c-auth.
+    private static func appendNormalized(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        var segments: [Range<Int>] = []
+        var start = 0
+        while start <= bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "/") { end += 1 }
+            let length = end - start
+            if length == 1, bytes[start] == UInt8(ascii: ".") {
+                // `.`: drop.
+            } else if length == 2, bytes[start] == UInt8(ascii: "."), bytes[start + 1] == UInt8(ascii: ".") {
+                _ = segments.popLast()
+            } else if length > 0 {
+                segments.append(start..<end)
+            }
+            start = end + 1
         }
-        if values["host"] == nil, let authority {
-            values["host"] = [authority]
+        out.append(UInt8(ascii: "/"))
+        for (index, segment) in segments.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: "/")) }
+            out.appendEncoding(of: UnsafeBufferPointer(rebasing: bytes[segment]))
         }
-        let names = values.keys.sorted { Array($0.utf8).lexicographicallyPrecedes($1.utf8) }
-        let block = names.map { "\($0):\(values[$0, default: []].joined(separator: ","))\n" }.joined()
-        return (block, names.joined(separator: ";"))
+        if !segments.isEmpty, bytes.last == UInt8(ascii: "/") { out.append(UInt8(ascii: "/")) }
     }
 
-    /// Trims a value and collapses each run of spaces and tabs into one space.
-    static func normalize(_ value: String) -> String {
-        var out = ""
+    /// Appends the canonical header lines (lower-cased names in byte order, values trimmed with
+    /// runs of spaces and tabs collapsed, repeated fields joined by `,` in the order they appear,
+    /// each line ended by LF) to `out`, and the signed header list (`;`-separated) to `signed`.
+    ///
+    /// Fields in `excluding`, and fields a `Connection` field names, are left out. `host` is
+    /// the `Host` field when the request has one, else `host`: the value the transport sends.
+    static func appendCanonicalHeaders(
+        _ fields: HTTPFields, host: String, excluding: Set<String>, to out: inout [UInt8], signed: inout [UInt8]
+    ) {
+        let connectionNamed = connectionOptions(fields)
+        var entries: [(name: String, index: Int)] = []
+        entries.reserveCapacity(fields.count + 1)
+        var hasHost = false
+        for index in fields.indices {
+            let name = fields[index].name.canonicalName
+            if excluding.contains(name) || connectionNamed?.contains(name) == true { continue }
+            if name == "host" { hasHost = true }
+            entries.append((name, index))
+        }
+        if !hasHost { entries.append(("host", -1)) }
+        entries.sort { $0.name == $1.name ? $0.index < $1.index : $0.name < $1.name }
+
+        var previous: String?
+        for entry in entries {
+            if entry.name == previous {
+                out.append(UInt8(ascii: ","))
+            } else {
+                if previous != nil {
+                    out.append(UInt8(ascii: "\n"))
+                    signed.append(UInt8(ascii: ";"))
+                }
+                out.appendUTF8(entry.name)
+                out.append(UInt8(ascii: ":"))
+                signed.appendUTF8(entry.name)
+                previous = entry.name
+            }
+            if entry.index < 0 {
+                CanonicalBytes.withBytes(of: host) { appendNormalized(value: $0, to: &out) }
+            } else {
+                fields[entry.index].withUnsafeBytesOfValue { appendNormalized(value: $0, to: &out) }
+            }
+        }
+        out.append(UInt8(ascii: "\n"))
+    }
+
+    /// The lower-cased field names listed in the request's `Connection` fields, if any.
+    private static func connectionOptions(_ fields: HTTPFields) -> Set<String>? {
+        let values = fields[values: .connection]
+        guard !values.isEmpty else { return nil }
+        var names = Set<String>()
+        for value in values {
+            for option in value.split(separator: ",") {
+                let trimmed = option.trimmingASCIIWhitespace()
+                if !trimmed.isEmpty { names.insert(trimmed.lowercased()) }
+            }
+        }
+        return names
+    }
+
+    /// Appends `value` trimmed, each run of spaces and tabs collapsed into one space.
+    static func appendNormalized(value: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         var pendingSpace = false
-        for character in value {
-            if character == " " || character == "\t" {
+        var wroteAny = false
+        for byte in value {
+            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") {
                 pendingSpace = true
             } else {
-                if pendingSpace, !out.isEmpty { out.append(" ") }
+                if pendingSpace, wroteAny { out.append(UInt8(ascii: " ")) }
                 pendingSpace = false
-                out.append(character)
+                wroteAny = true
+                out.append(byte)
             }
         }
-        return out
+    }
+}
+
+extension Substring {
+    /// Without leading and trailing spaces and tabs.
+    func trimmingASCIIWhitespace() -> Substring {
+        var slice = self
+        while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
+        while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
+        return slice
     }
 }

@@ -11,9 +11,27 @@ public struct SigV4Configuration: Sendable, Hashable {
         /// percent-encode each segment of the path as sent (which is already encoded once, so the
         /// canonical URI ends up encoded twice: a `%20` on the wire becomes `%2520`).
         case normalizedDoubleEncoded
+        /// No normalisation (`.`, `..` and empty segments stay), but the path as sent is
+        /// percent-encoded once more, `/` kept: aws-c-auth's `should_normalize_uri_path = false`
+        /// with `use_double_uri_encode = true`.
+        case doubleEncoded
         /// Amazon S3: no normalisation; each segment is decoded and encoded once.
         case s3
     }
+
+    /// Header fields never signed by default, because something between the client and the
+    /// service may add, change or drop them: hop-by-hop fields (RFC 9110 §7.6.1, and every
+    /// field a `Connection` field names), the fields proxies and tracing systems rewrite, and
+    /// the fields the AWS SDKs leave out (`authorization`, `user-agent`, `expect`,
+    /// `x-amzn-trace-id`).
+    public static let defaultUnsignedHeaders: Set<String> = [
+        "authorization", "user-agent", "expect", "x-amzn-trace-id",
+        "connection", "proxy-connection", "keep-alive", "te", "trailer", "transfer-encoding", "upgrade",
+        "proxy-authorization", "proxy-authenticate",
+        "traceparent", "tracestate", "baggage", "b3", "x-b3-traceid", "x-b3-spanid", "x-b3-parentspanid",
+        "x-b3-sampled", "x-b3-flags", "x-cloud-trace-context", "uber-trace-id", "sentry-trace",
+        "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "forwarded", "via",
+    ]
 
     /// How the payload is represented in the canonical request.
     public enum Payload: Sendable, Hashable {
@@ -40,10 +58,15 @@ public struct SigV4Configuration: Sendable, Hashable {
     /// Payload representation in header signing.
     public var payload: Payload
     /// Whether to send (and sign) `x-amz-content-sha256` (required by S3, optional elsewhere).
+    ///
+    /// When `false`, an `X-Amz-Content-SHA256` field the caller put on the request is kept and
+    /// its value is the payload hash of the canonical request (as botocore does): a caller can
+    /// sign a precomputed hash or `UNSIGNED-PAYLOAD` that way.
     public var sendsContentSHA256: Bool
     /// Where the session token goes.
     public var sessionTokenPlacement: SessionTokenPlacement
-    /// Lower-cased header names never signed (they may change in transit).
+    /// Lower-cased header names never signed (they may change in transit). Fields named in a
+    /// `Connection` field are never signed either.
     public var unsignedHeaders: Set<String>
 
     /// Creates a configuration for a service other than S3.
@@ -54,7 +77,7 @@ public struct SigV4Configuration: Sendable, Hashable {
         payload: Payload = .signed,
         sendsContentSHA256: Bool = false,
         sessionTokenPlacement: SessionTokenPlacement = .signed,
-        unsignedHeaders: Set<String> = ["authorization", "user-agent", "x-amzn-trace-id", "expect", "connection", "transfer-encoding"]
+        unsignedHeaders: Set<String> = SigV4Configuration.defaultUnsignedHeaders
     ) {
         self.region = region
         self.service = service

@@ -31,33 +31,48 @@ extension SigV4Signer {
             throw SigningError.invalidRequest("a presigned URL expires after 1 to \(Self.maximumPresignExpiry) seconds, not \(expires)")
         }
         let time = UTCTimestamp(date)
+        let host = try hostField(of: request)
         var request = request
-        for name in signatureFieldNames { request.head.headerFields[name] = nil }
-        let signedHeaders = SigV4Canonicalizer.canonicalHeaders(
-            request.head.headerFields, authority: request.head.authority, excluding: configuration.unsignedHeaders
-        ).signed
+        for name in signatureFieldNames where request.head.headerFields.contains(name) { request.head.headerFields[name] = nil }
+        var canonicalHeaders: [UInt8] = [], signedHeaderBytes: [UInt8] = []
+        SigV4Canonicalizer.appendCanonicalHeaders(
+            request.head.headerFields, host: host, excluding: configuration.unsignedHeaders,
+            to: &canonicalHeaders, signed: &signedHeaderBytes
+        )
+        let signedHeaders = String(decoding: signedHeaderBytes, as: UTF8.self)
         var added: [(name: String, value: String)] = [
             ("X-Amz-Algorithm", Self.algorithm),
-            ("X-Amz-Credential", "\(credentials.accessKeyID)/\(credentialScope(day: time.day))"),
+            ("X-Amz-Credential", "\(credentials.accessKeyID)/\(time.day)\(String(decoding: scopeSuffix, as: UTF8.self))"),
             ("X-Amz-Date", time.basic),
             ("X-Amz-Expires", String(expires)),
             ("X-Amz-SignedHeaders", signedHeaders),
         ]
         let token = credentials.sessionToken.map { (name: "X-Amz-Security-Token", value: $0) }
         if let token, configuration.sessionTokenPlacement == .signed { added.append(token) }
-        let parts = try canonicalParts(of: request, extraQuery: added)
-        let payloadHash = payload == .signed ? Encoding.hex(SHA256.hash(data: request.body)) : "UNSIGNED-PAYLOAD"
-        let result = finish(parts: parts, payloadHash: payloadHash, time: time)
+        let payloadHash = self.payloadHash(body: request.body, fields: request.head.headerFields, payload: payload)
+        let result = compute(
+            method: request.head.method, target: request.head.path, fields: request.head.headerFields, host: host,
+            extraQuery: added, payloadHash: payloadHash, time: time
+        )
+        let signature = String(decoding: result.signature, as: UTF8.self)
 
-        added.append(("X-Amz-Signature", result.signature))
+        added.append(("X-Amz-Signature", signature))
         if let token, configuration.sessionTokenPlacement == .appendedAfterSigning { added.append(token) }
         let (path, query) = CanonicalQuery.split(target: request.head.path ?? "/")
-        let addedQuery = added.map { "\(Encoding.percentEncode($0.name))=\(Encoding.percentEncode($0.value))" }.joined(separator: "&")
+        var addedQuery: [UInt8] = []
+        for (index, item) in added.enumerated() {
+            if index > 0 { addedQuery.append(UInt8(ascii: "&")) }
+            addedQuery.appendEncoding(of: item.name.utf8)
+            addedQuery.append(UInt8(ascii: "="))
+            addedQuery.appendEncoding(of: item.value.utf8)
+        }
         let existing = query.map { $0.isEmpty ? "" : "\($0)&" } ?? ""
-        request.head.path = "\(path.isEmpty ? "/" : path)?\(existing)\(addedQuery)"
+        request.head.path = "\(path.isEmpty ? "/" : path)?\(existing)\(String(decoding: addedQuery, as: UTF8.self))"
         return SigV4Signature(
-            canonicalRequest: result.canonicalRequest, stringToSign: result.stringToSign, signature: result.signature,
-            signedHeaders: signedHeaders, credentialScope: result.scope, authorization: "", request: request
+            canonicalRequest: String(decoding: result.canonicalRequest, as: UTF8.self),
+            stringToSign: String(decoding: result.stringToSign, as: UTF8.self), signature: signature,
+            signedHeaders: signedHeaders, credentialScope: String(decoding: result.scope, as: UTF8.self),
+            authorization: "", request: request
         )
     }
 }

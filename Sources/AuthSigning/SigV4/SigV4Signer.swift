@@ -6,6 +6,11 @@ import Crypto
 /// Signs requests with AWS Signature Version 4 (`AWS4-HMAC-SHA256`) in the `Authorization` header,
 /// or as a presigned URL (``presign(_:at:expires:payload:)``).
 ///
+/// What is signed is what goes on the wire: the `Host` value the transport sends (no default
+/// port), the path and query as bytes (an escape such as `%FF` that is not UTF-8 is signed as
+/// that byte), and no hop-by-hop or tracing field (see
+/// ``SigV4Configuration/defaultUnsignedHeaders``).
+///
 /// ```swift
 /// let signer = SigV4Signer(credentials: credentials, configuration: .init(region: "us-east-1", service: "sts"))
 /// var request = try AuthRequest(method: .get, url: URL(string: "https://sts.amazonaws.com/?Action=GetCallerIdentity&Version=2011-06-15")!)
@@ -19,109 +24,168 @@ public struct SigV4Signer: RequestSigner, CustomStringConvertible {
     /// Region, service and canonicalisation rules.
     public let configuration: SigV4Configuration
     private let keyCache = SigV4KeyCache()
+    /// `/region/service/aws4_request`: the credential scope after its day.
+    let scopeSuffix: [UInt8]
 
     static let amzDate = HTTPField.Name.literal("X-Amz-Date")
     static let securityToken = HTTPField.Name.literal("X-Amz-Security-Token")
     static let contentSHA256 = HTTPField.Name.literal("x-amz-content-sha256")
+    static let host = HTTPField.Name.literal("Host")
+    /// The hex SHA-256 of an empty body.
+    static let emptyPayloadHash = Array("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855".utf8)
 
     /// Creates a signer.
     public init(credentials: AWSCredentials, configuration: SigV4Configuration) {
         self.credentials = credentials
         self.configuration = configuration
+        self.scopeSuffix = Array("/\(configuration.region)/\(configuration.service)/aws4_request".utf8)
     }
 
-    /// `Authorization`, `X-Amz-Date`, `X-Amz-Security-Token` and `x-amz-content-sha256`.
+    /// `Authorization`, `X-Amz-Date`, `X-Amz-Security-Token`, and `x-amz-content-sha256` when
+    /// the configuration sends it (otherwise that field is the caller's, and stays).
     public var signatureFieldNames: [HTTPField.Name] {
-        [.authorization, Self.amzDate, Self.securityToken, Self.contentSHA256]
+        [.authorization, Self.amzDate, Self.securityToken] + (configuration.sendsContentSHA256 ? [Self.contentSHA256] : [])
     }
 
     /// Adds `X-Amz-Date`, the session token, `x-amz-content-sha256` (when configured) and
     /// `Authorization` to `request`.
-    /// - Throws: ``SigningError`` when the request has no authority.
+    /// - Throws: ``SigningError`` when the request has no valid authority.
     public func sign(_ request: inout AuthRequest, at date: Date) async throws {
-        request = try signature(for: request, at: date).request
+        _ = try signInPlace(&request, at: date)
     }
 
     /// Computes the header signature of `request` with all intermediate results.
-    /// - Throws: ``SigningError`` when the request has no authority.
+    /// - Throws: ``SigningError`` when the request has no valid authority.
     public func signature(for request: AuthRequest, at date: Date) throws -> SigV4Signature {
-        let time = UTCTimestamp(date)
         var request = request
+        let work = try signInPlace(&request, at: date)
+        return SigV4Signature(
+            canonicalRequest: String(decoding: work.canonicalRequest, as: UTF8.self),
+            stringToSign: String(decoding: work.stringToSign, as: UTF8.self),
+            signature: String(decoding: work.signature, as: UTF8.self),
+            signedHeaders: String(decoding: work.signedHeaders, as: UTF8.self),
+            credentialScope: String(decoding: work.scope, as: UTF8.self),
+            authorization: request.head.headerFields[.authorization] ?? "", request: request
+        )
+    }
+
+    /// Signs `request` where it is and returns the intermediate bytes.
+    private func signInPlace(_ request: inout AuthRequest, at date: Date) throws -> SigV4Work {
+        let time = UTCTimestamp(date)
+        let host = try hostField(of: request)
         var fields = request.head.headerFields
-        for name in signatureFieldNames { fields[name] = nil }
+        for name in signatureFieldNames where fields.contains(name) { fields[name] = nil }
         fields[Self.amzDate] = time.basic
         if let token = credentials.sessionToken, configuration.sessionTokenPlacement == .signed {
             fields[Self.securityToken] = token
         }
-        let payloadHash = configuration.payload == .signed ? Encoding.hex(SHA256.hash(data: request.body)) : "UNSIGNED-PAYLOAD"
-        if configuration.sendsContentSHA256 { fields[Self.contentSHA256] = payloadHash }
-        request.head.headerFields = fields
+        let payloadHash = self.payloadHash(body: request.body, fields: fields, payload: configuration.payload)
+        if configuration.sendsContentSHA256 { fields[Self.contentSHA256] = String(decoding: payloadHash, as: UTF8.self) }
 
-        let parts = try canonicalParts(of: request, extraQuery: [])
-        let result = finish(parts: parts, payloadHash: payloadHash, time: time)
-        fields[.authorization] = "\(Self.algorithm) Credential=\(credentials.accessKeyID)/\(result.scope), SignedHeaders=\(parts.signedHeaders), Signature=\(result.signature)"
+        let work = compute(method: request.head.method, target: request.head.path, fields: fields, host: host,
+                           extraQuery: [], payloadHash: payloadHash, time: time)
+        var authorization = Array("\(Self.algorithm) Credential=".utf8)
+        authorization.reserveCapacity(authorization.count + 160)
+        authorization.appendUTF8(credentials.accessKeyID)
+        authorization.append(UInt8(ascii: "/"))
+        authorization.append(contentsOf: work.scope)
+        authorization.append(contentsOf: ", SignedHeaders=".utf8)
+        authorization.append(contentsOf: work.signedHeaders)
+        authorization.append(contentsOf: ", Signature=".utf8)
+        authorization.append(contentsOf: work.signature)
+        fields.append(HTTPField(name: .authorization, value: authorization))
         if let token = credentials.sessionToken, configuration.sessionTokenPlacement == .appendedAfterSigning {
             fields[Self.securityToken] = token
         }
         request.head.headerFields = fields
-        return SigV4Signature(
-            canonicalRequest: result.canonicalRequest, stringToSign: result.stringToSign, signature: result.signature,
-            signedHeaders: parts.signedHeaders, credentialScope: result.scope,
-            authorization: fields[.authorization] ?? "", request: request
-        )
+        return work
     }
 
-    struct CanonicalParts {
-        var method: String
-        var uri: String
-        var query: String
-        var headers: String
-        var signedHeaders: String
-    }
-
-    /// Method, canonical URI, canonical query (with `extraQuery` added) and canonical headers.
-    func canonicalParts(of request: AuthRequest, extraQuery: [(name: String, value: String)]) throws -> CanonicalParts {
-        guard let authority = request.head.authority, !authority.isEmpty else {
-            throw SigningError.invalidRequest("the request has no authority (host); SigV4 signs the host")
+    /// The `Host` value the request goes on the wire with: its `Host` field, else the one the
+    /// transport derives from the authority (no default port; see `Origin.hostField`).
+    func hostField(of request: AuthRequest) throws -> String {
+        if let host = request.head.headerFields[Self.host] { return host }
+        guard let origin = Origin(request.head), !origin.host.isEmpty else {
+            throw SigningError.invalidRequest("the request has no valid authority (host[:port]); SigV4 signs the host")
         }
-        let (path, query) = CanonicalQuery.split(target: request.head.path ?? "/")
-        let headers = SigV4Canonicalizer.canonicalHeaders(
-            request.head.headerFields, authority: authority, excluding: configuration.unsignedHeaders
-        )
-        return CanonicalParts(
-            method: request.head.method.rawValue,
-            uri: SigV4Canonicalizer.canonicalURI(path, rule: configuration.pathCanonicalization),
-            query: CanonicalQuery.canonical(CanonicalQuery.pairs(query ?? "") + extraQuery),
-            headers: headers.block,
-            signedHeaders: headers.signed
-        )
+        return origin.hostField
     }
 
-    /// Builds the canonical request and string to sign, and signs.
-    func finish(parts: CanonicalParts, payloadHash: String, time: UTCTimestamp)
-        -> (canonicalRequest: String, stringToSign: String, signature: String, scope: String) {
-        let canonicalRequest = [parts.method, parts.uri, parts.query, parts.headers, parts.signedHeaders, payloadHash]
-            .joined(separator: "\n")
-        let scope = credentialScope(day: time.day)
-        let stringToSign = [
-            Self.algorithm, time.basic, scope, Encoding.hex(SHA256.hash(data: Data(canonicalRequest.utf8))),
-        ].joined(separator: "\n")
-        let key = keyCache.key(day: time.day) { day in
+    /// The payload hash of the canonical request: a caller's `X-Amz-Content-SHA256` when this
+    /// configuration does not send its own, else the body's hex SHA-256 or `UNSIGNED-PAYLOAD`.
+    func payloadHash(body: Data, fields: HTTPFields, payload: SigV4Configuration.Payload) -> [UInt8] {
+        if !configuration.sendsContentSHA256, let supplied = fields[Self.contentSHA256] { return Array(supplied.utf8) }
+        guard payload == .signed else { return Array("UNSIGNED-PAYLOAD".utf8) }
+        guard !body.isEmpty else { return Self.emptyPayloadHash }
+        var hex: [UInt8] = []
+        hex.reserveCapacity(64)
+        hex.appendLowerHex(SHA256.hash(data: body))
+        return hex
+    }
+
+    /// Builds the canonical request and the string to sign as bytes, and signs.
+    func compute(
+        method: HTTPRequest.Method, target: String?, fields: HTTPFields, host: String,
+        extraQuery: [(name: String, value: String)], payloadHash: [UInt8], time: UTCTimestamp
+    ) -> SigV4Work {
+        let (path, query) = CanonicalQuery.split(target: target ?? "/")
+        var canonical: [UInt8] = []
+        canonical.reserveCapacity(512)
+        canonical.appendUTF8(method.rawValue)
+        canonical.append(UInt8(ascii: "\n"))
+        SigV4Canonicalizer.appendCanonicalURI(path, rule: configuration.pathCanonicalization, to: &canonical)
+        canonical.append(UInt8(ascii: "\n"))
+        CanonicalQuery.append(canonicalOf: query, extra: extraQuery, to: &canonical)
+        canonical.append(UInt8(ascii: "\n"))
+        var signedHeaders: [UInt8] = []
+        signedHeaders.reserveCapacity(96)
+        SigV4Canonicalizer.appendCanonicalHeaders(
+            fields, host: host, excluding: configuration.unsignedHeaders, to: &canonical, signed: &signedHeaders
+        )
+        canonical.append(UInt8(ascii: "\n"))
+        canonical.append(contentsOf: signedHeaders)
+        canonical.append(UInt8(ascii: "\n"))
+        canonical.append(contentsOf: payloadHash)
+
+        var scope = Array(time.dayBytes)
+        scope.append(contentsOf: scopeSuffix)
+        var stringToSign = Array("\(Self.algorithm)\n".utf8)
+        stringToSign.reserveCapacity(stringToSign.count + 18 + scope.count + 65)
+        stringToSign.append(contentsOf: time.basicBytes)
+        stringToSign.append(UInt8(ascii: "\n"))
+        stringToSign.append(contentsOf: scope)
+        stringToSign.append(UInt8(ascii: "\n"))
+        stringToSign.appendLowerHex(SHA256.hash(data: canonical))
+
+        var mac = keyCache.hmac(day: time.dayBytes) { day in
             SigV4SigningKey.derive(
                 secretAccessKey: credentials.secretAccessKey, day: day,
                 region: configuration.region, service: configuration.service
             )
         }
-        let signature = Encoding.hex(HMAC<SHA256>.authenticationCode(for: Data(stringToSign.utf8), using: key))
-        return (canonicalRequest, stringToSign, signature, scope)
-    }
-
-    func credentialScope(day: String) -> String {
-        "\(day)/\(configuration.region)/\(configuration.service)/aws4_request"
+        mac.update(data: stringToSign)
+        var signature: [UInt8] = []
+        signature.reserveCapacity(64)
+        signature.appendLowerHex(mac.finalize())
+        return SigV4Work(
+            canonicalRequest: canonical, signedHeaders: signedHeaders, stringToSign: stringToSign,
+            signature: signature, scope: scope
+        )
     }
 
     /// Names the access key id, region and service; never a secret.
     public var description: String {
         "SigV4Signer(accessKeyID: \(credentials.accessKeyID), region: \(configuration.region), service: \(configuration.service))"
     }
+}
+
+/// The byte results of one SigV4 computation.
+struct SigV4Work {
+    var canonicalRequest: [UInt8]
+    var signedHeaders: [UInt8]
+    var stringToSign: [UInt8]
+    /// Lower-case hex.
+    var signature: [UInt8]
+    /// `yyyymmdd/region/service/aws4_request`.
+    var scope: [UInt8]
 }
