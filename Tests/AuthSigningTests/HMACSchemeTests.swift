@@ -34,6 +34,18 @@ import Testing
         #expect(try await Self.verifier(clock: clock).verify(request) == "client-1")
     }
 
+    /// The signer keeps the key's HMAC state; keys of every length (RFC 2104 hashes those
+    /// longer than a block) give the MAC swift-crypto's `HMAC` gives.
+    @Test(arguments: [0, 1, 32, 63, 64, 65, 200])
+    func everyKeyLengthGivesTheStandardMAC(length: Int) async throws {
+        let key = SymmetricKey(data: Data((0..<length).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }))
+        var request = try Self.request()
+        try await HMACRequestSigner(keyID: "k", key: key, nonce: { "n" }).sign(&request, at: Self.start)
+        let text = HMACSigningConfiguration().stringToSign(for: request, timestamp: "1700000000", nonce: "n")
+        let mac = HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: key)
+        #expect(request.head.headerFields[try .named("X-Signature")] == Data(mac).base64EncodedString())
+    }
+
     @Test func replayedNonceIsRefused() async throws {
         let clock = ManualClock(Self.start)
         let verifier = Self.verifier(clock: clock)

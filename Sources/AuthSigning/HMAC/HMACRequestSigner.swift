@@ -18,7 +18,7 @@ public struct HMACRequestSigner: RequestSigner, CustomStringConvertible, CustomR
     /// The header field names.
     public let configuration: HMACSigningConfiguration
     /// The HMAC already keyed: each signature then costs only its message's blocks.
-    private let keyed: HMAC<SHA256>
+    private let keyed: KeyedSHA256
     private let nonce: @Sendable () -> String
 
     /// Creates a signer.
@@ -34,7 +34,7 @@ public struct HMACRequestSigner: RequestSigner, CustomStringConvertible, CustomR
         nonce: @escaping @Sendable () -> String = { Encoding.randomHex() }
     ) {
         self.keyID = keyID
-        self.keyed = HMAC<SHA256>(key: key)
+        self.keyed = KeyedSHA256(key: key)
         self.configuration = configuration
         self.nonce = nonce
     }
@@ -50,8 +50,7 @@ public struct HMACRequestSigner: RequestSigner, CustomStringConvertible, CustomR
         guard !nonce.isEmpty else { throw SigningError.invalidConfiguration("the nonce generator returned an empty nonce") }
         let timestamp = String(Int64(date.timeIntervalSince1970.rounded(.down)))
         let bodyDigest = HMACSigningConfiguration.bodyDigestBytes(request.body)
-        var mac = keyed
-        mac.update(data: configuration.stringToSignBytes(for: request, timestamp: timestamp, nonce: nonce, bodyDigest: bodyDigest))
+        let mac = keyed.authenticationCode(for: configuration.stringToSignBytes(for: request, timestamp: timestamp, nonce: nonce, bodyDigest: bodyDigest))
         var fields = request.head.headerFields
         for name in configuration.allFields where fields.contains(name) { fields[name] = nil }
         fields[configuration.timestampField] = timestamp
@@ -60,7 +59,7 @@ public struct HMACRequestSigner: RequestSigner, CustomStringConvertible, CustomR
         if let digestField = configuration.bodyDigestField {
             fields.append(HTTPField(name: digestField, value: bodyDigest))
         }
-        fields[configuration.signatureField] = Data(mac.finalize()).base64EncodedString()
+        fields[configuration.signatureField] = Data(mac).base64EncodedString()
         request.head.headerFields = fields
         request.markSecret(header: configuration.signatureField.canonicalName)
     }

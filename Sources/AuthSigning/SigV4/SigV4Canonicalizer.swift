@@ -57,47 +57,58 @@ enum SigV4Canonicalizer {
 
     /// Appends the canonical header lines (lower-cased names in byte order, values trimmed with
     /// runs of spaces and tabs collapsed, repeated fields joined by `,` in the order they appear,
-    /// each line ended by LF) to `out`, and the signed header list (`;`-separated) to `signed`.
+    /// each line ended by LF), an empty line, and the signed header list (`;`-separated) to
+    /// `out`, as they follow each other in a canonical request.
     ///
     /// Fields in `excluding`, and fields a `Connection` field names, are left out. `host` is
     /// the `Host` field when the request has one, else `host`: the value the transport sends.
+    /// - Returns: Where the signed header list lies in `out`.
     static func appendCanonicalHeaders(
-        _ fields: HTTPFields, host: String, excluding: Set<String>, to out: inout [UInt8], signed: inout [UInt8]
-    ) {
+        _ fields: HTTPFields, host: String, excluding: HeaderExclusion, to out: inout [UInt8]
+    ) -> Range<Int> {
         let connectionNamed = connectionOptions(fields)
-        var entries: [(name: String, index: Int)] = []
-        entries.reserveCapacity(fields.count + 1)
-        var hasHost = false
-        for index in fields.indices {
-            let name = fields[index].name.canonicalName
-            if excluding.contains(name) || connectionNamed?.contains(name) == true { continue }
-            if name == "host" { hasHost = true }
-            entries.append((name, index))
-        }
-        if !hasHost { entries.append(("host", -1)) }
-        entries.sort { $0.name == $1.name ? $0.index < $1.index : $0.name < $1.name }
+        return withUnsafeTemporaryAllocation(of: (name: String, index: Int).self, capacity: fields.count + 1) { buffer in
+            var count = 0
+            var hasHost = false
+            for index in fields.indices {
+                let name = fields[index].name.canonicalName
+                if excluding.contains(name) || connectionNamed?.contains(name) == true { continue }
+                if name == "host" { hasHost = true }
+                buffer.initializeElement(at: count, to: (name, index))
+                count += 1
+            }
+            if !hasHost {
+                buffer.initializeElement(at: count, to: ("host", -1))
+                count += 1
+            }
+            var entries = UnsafeMutableBufferPointer(rebasing: buffer[..<count])
+            defer { _ = entries.deinitialize() }
+            entries.sort { $0.name == $1.name ? $0.index < $1.index : $0.name < $1.name }
 
-        var previous: String?
-        for entry in entries {
-            if entry.name == previous {
-                out.append(UInt8(ascii: ","))
-            } else {
-                if previous != nil {
-                    out.append(UInt8(ascii: "\n"))
-                    signed.append(UInt8(ascii: ";"))
+            for position in 0..<count {
+                let entry = entries[position]
+                if position > 0, entries[position - 1].name == entry.name {
+                    out.append(UInt8(ascii: ","))
+                } else {
+                    if position > 0 { out.append(UInt8(ascii: "\n")) }
+                    out.appendUTF8(entry.name)
+                    out.append(UInt8(ascii: ":"))
                 }
-                out.appendUTF8(entry.name)
-                out.append(UInt8(ascii: ":"))
-                signed.appendUTF8(entry.name)
-                previous = entry.name
+                if entry.index < 0 {
+                    CanonicalBytes.withBytes(of: host) { appendNormalized(value: $0, to: &out) }
+                } else {
+                    fields[entry.index].withUnsafeBytesOfValue { appendNormalized(value: $0, to: &out) }
+                }
             }
-            if entry.index < 0 {
-                CanonicalBytes.withBytes(of: host) { appendNormalized(value: $0, to: &out) }
-            } else {
-                fields[entry.index].withUnsafeBytesOfValue { appendNormalized(value: $0, to: &out) }
+            out.append(UInt8(ascii: "\n"))
+            out.append(UInt8(ascii: "\n"))
+            let signedStart = out.count
+            for position in 0..<count where position == 0 || entries[position - 1].name != entries[position].name {
+                if position > 0 { out.append(UInt8(ascii: ";")) }
+                out.appendUTF8(entries[position].name)
             }
+            return signedStart..<out.count
         }
-        out.append(UInt8(ascii: "\n"))
     }
 
     /// The lower-cased field names listed in the request's `Connection` fields, if any.
@@ -116,6 +127,10 @@ enum SigV4Canonicalizer {
 
     /// Appends `value` trimmed, each run of spaces and tabs collapsed into one space.
     static func appendNormalized(value: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        if isNormalized(value) {
+            out.append(contentsOf: value)
+            return
+        }
         var pendingSpace = false
         var wroteAny = false
         for byte in value {
@@ -128,6 +143,21 @@ enum SigV4Canonicalizer {
                 out.append(byte)
             }
         }
+    }
+
+    /// Whether `value` has no tab, no space at either end and no two spaces in a row: most
+    /// values, which are then copied as they are.
+    private static func isNormalized(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = value.first, let last = value.last else { return true }
+        guard first != UInt8(ascii: " "), last != UInt8(ascii: " ") else { return false }
+        var previousWasSpace = false
+        for byte in value {
+            if byte == UInt8(ascii: "\t") { return false }
+            let isSpace = byte == UInt8(ascii: " ")
+            if isSpace, previousWasSpace { return false }
+            previousWasSpace = isSpace
+        }
+        return true
     }
 }
 

@@ -9,12 +9,12 @@ import Synchronization
 /// leaves one HMAC's message blocks per signature. The key never appears in a description or a
 /// mirror.
 final class SigV4KeyCache: Sendable, CustomReflectable {
-    private let last = Mutex<(day: ArraySlice<UInt8>, mac: HMAC<SHA256>)?>(nil)
+    private let last = Mutex<(day: ArraySlice<UInt8>, mac: KeyedSHA256)?>(nil)
 
     /// The keyed HMAC for `day`, derived by `derive` when the cached one is for another day.
-    func hmac(day: ArraySlice<UInt8>, derive: (String) -> SymmetricKey) -> HMAC<SHA256> {
+    func hmac(day: ArraySlice<UInt8>, derive: (String) -> SymmetricKey) -> KeyedSHA256 {
         if let cached = last.withLock({ $0 }), cached.day == day { return cached.mac }
-        let mac = HMAC<SHA256>(key: derive(String(decoding: day, as: UTF8.self)))
+        let mac = KeyedSHA256(key: derive(String(decoding: day, as: UTF8.self)))
         last.withLock { $0 = (day, mac) }
         return mac
     }

@@ -34,12 +34,11 @@ extension SigV4Signer {
         let host = try hostField(of: request)
         var request = request
         for name in signatureFieldNames where request.head.headerFields.contains(name) { request.head.headerFields[name] = nil }
-        var canonicalHeaders: [UInt8] = [], signedHeaderBytes: [UInt8] = []
-        SigV4Canonicalizer.appendCanonicalHeaders(
-            request.head.headerFields, host: host, excluding: configuration.unsignedHeaders,
-            to: &canonicalHeaders, signed: &signedHeaderBytes
+        var canonicalHeaders: [UInt8] = []
+        let signedRange = SigV4Canonicalizer.appendCanonicalHeaders(
+            request.head.headerFields, host: host, excluding: unsignedHeaders, to: &canonicalHeaders
         )
-        let signedHeaders = String(decoding: signedHeaderBytes, as: UTF8.self)
+        let signedHeaders = String(decoding: canonicalHeaders[signedRange], as: UTF8.self)
         var added: [(name: String, value: String)] = [
             ("X-Amz-Algorithm", Self.algorithm),
             ("X-Amz-Credential", "\(credentials.accessKeyID)/\(time.day)\(String(decoding: scopeSuffix, as: UTF8.self))"),
@@ -54,7 +53,7 @@ extension SigV4Signer {
             method: request.head.method, target: request.head.path, fields: request.head.headerFields, host: host,
             extraQuery: added, payloadHash: payloadHash, time: time
         )
-        let signature = String(decoding: result.signature, as: UTF8.self)
+        let signature = result.signatureString
 
         added.append(("X-Amz-Signature", signature))
         if let token, configuration.sessionTokenPlacement == .appendedAfterSigning { added.append(token) }
@@ -69,9 +68,8 @@ extension SigV4Signer {
         let existing = query.map { $0.isEmpty ? "" : "\($0)&" } ?? ""
         request.head.path = "\(path.isEmpty ? "/" : path)?\(existing)\(String(decoding: addedQuery, as: UTF8.self))"
         return SigV4Signature(
-            canonicalRequest: String(decoding: result.canonicalRequest, as: UTF8.self),
-            stringToSign: String(decoding: result.stringToSign, as: UTF8.self), signature: signature,
-            signedHeaders: signedHeaders, credentialScope: String(decoding: result.scope, as: UTF8.self),
+            canonicalRequest: result.canonicalRequestString, stringToSign: result.stringToSignString, signature: signature,
+            signedHeaders: signedHeaders, credentialScope: result.scopeString,
             authorization: "", request: request
         )
     }

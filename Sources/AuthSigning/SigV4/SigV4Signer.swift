@@ -26,11 +26,17 @@ public struct SigV4Signer: RequestSigner, CustomStringConvertible {
     private let keyCache = SigV4KeyCache()
     /// `/region/service/aws4_request`: the credential scope after its day.
     let scopeSuffix: [UInt8]
+    /// `configuration.unsignedHeaders`, ready for one check per field.
+    let unsignedHeaders: HeaderExclusion
+    /// See ``signatureFieldNames``; made once.
+    private let fieldNames: [HTTPField.Name]
 
     static let amzDate = HTTPField.Name.literal("X-Amz-Date")
     static let securityToken = HTTPField.Name.literal("X-Amz-Security-Token")
     static let contentSHA256 = HTTPField.Name.literal("x-amz-content-sha256")
     static let host = HTTPField.Name.literal("Host")
+    /// `AWS4-HMAC-SHA256` and LF: the first line of the string to sign.
+    static let algorithmLine = Array("\(algorithm)\n".utf8)
     /// The hex SHA-256 of an empty body.
     static let emptyPayloadHash = Array("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855".utf8)
 
@@ -39,13 +45,13 @@ public struct SigV4Signer: RequestSigner, CustomStringConvertible {
         self.credentials = credentials
         self.configuration = configuration
         self.scopeSuffix = Array("/\(configuration.region)/\(configuration.service)/aws4_request".utf8)
+        self.unsignedHeaders = HeaderExclusion(configuration.unsignedHeaders)
+        self.fieldNames = [.authorization, Self.amzDate, Self.securityToken] + (configuration.sendsContentSHA256 ? [Self.contentSHA256] : [])
     }
 
     /// `Authorization`, `X-Amz-Date`, `X-Amz-Security-Token`, and `x-amz-content-sha256` when
     /// the configuration sends it (otherwise that field is the caller's, and stays).
-    public var signatureFieldNames: [HTTPField.Name] {
-        [.authorization, Self.amzDate, Self.securityToken] + (configuration.sendsContentSHA256 ? [Self.contentSHA256] : [])
-    }
+    public var signatureFieldNames: [HTTPField.Name] { fieldNames }
 
     /// Adds `X-Amz-Date`, the session token, `x-amz-content-sha256` (when configured) and
     /// `Authorization` to `request`.
@@ -60,11 +66,8 @@ public struct SigV4Signer: RequestSigner, CustomStringConvertible {
         var request = request
         let work = try signInPlace(&request, at: date)
         return SigV4Signature(
-            canonicalRequest: String(decoding: work.canonicalRequest, as: UTF8.self),
-            stringToSign: String(decoding: work.stringToSign, as: UTF8.self),
-            signature: String(decoding: work.signature, as: UTF8.self),
-            signedHeaders: String(decoding: work.signedHeaders, as: UTF8.self),
-            credentialScope: String(decoding: work.scope, as: UTF8.self),
+            canonicalRequest: work.canonicalRequestString, stringToSign: work.stringToSignString,
+            signature: work.signatureString, signedHeaders: work.signedHeadersString, credentialScope: work.scopeString,
             authorization: request.head.headerFields[.authorization] ?? "", request: request
         )
     }
@@ -74,8 +77,8 @@ public struct SigV4Signer: RequestSigner, CustomStringConvertible {
         let time = UTCTimestamp(date)
         let host = try hostField(of: request)
         var fields = request.head.headerFields
-        for name in signatureFieldNames where fields.contains(name) { fields[name] = nil }
-        fields[Self.amzDate] = time.basic
+        for name in fieldNames where fields.contains(name) { fields[name] = nil }
+        fields.append(HTTPField(name: Self.amzDate, value: time.basicBytes))
         if let token = credentials.sessionToken, configuration.sessionTokenPlacement == .signed {
             fields[Self.securityToken] = token
         }
@@ -88,11 +91,11 @@ public struct SigV4Signer: RequestSigner, CustomStringConvertible {
         authorization.reserveCapacity(authorization.count + 160)
         authorization.appendUTF8(credentials.accessKeyID)
         authorization.append(UInt8(ascii: "/"))
-        authorization.append(contentsOf: work.scope)
+        authorization.append(contentsOf: work.text[work.scope])
         authorization.append(contentsOf: ", SignedHeaders=".utf8)
-        authorization.append(contentsOf: work.signedHeaders)
+        authorization.append(contentsOf: work.canonical[work.signedHeaders])
         authorization.append(contentsOf: ", Signature=".utf8)
-        authorization.append(contentsOf: work.signature)
+        authorization.append(contentsOf: work.text[work.signature])
         fields.append(HTTPField(name: .authorization, value: authorization))
         if let token = credentials.sessionToken, configuration.sessionTokenPlacement == .appendedAfterSigning {
             fields[Self.securityToken] = token
@@ -105,10 +108,22 @@ public struct SigV4Signer: RequestSigner, CustomStringConvertible {
     /// transport derives from the authority (no default port; see `Origin.hostField`).
     func hostField(of request: AuthRequest) throws -> String {
         if let host = request.head.headerFields[Self.host] { return host }
+        // Most authorities are a lower-case name without a port: the transport sends them as
+        // they are, so they need no parse.
+        if var authority = request.head.authority,
+           authority.withUTF8({ $0.first != UInt8(ascii: ".") && $0.allSatisfy(Self.isPlainHostByte) && !$0.isEmpty }) {
+            return authority
+        }
         guard let origin = Origin(request.head), !origin.host.isEmpty else {
             throw SigningError.invalidRequest("the request has no valid authority (host[:port]); SigV4 signs the host")
         }
         return origin.hostField
+    }
+
+    /// `a-z`, `0-9`, `.` and `-`: a byte of a host name that needs no lower-casing or parsing.
+    private static func isPlainHostByte(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
     }
 
     /// The payload hash of the canonical request: a caller's `X-Amz-Content-SHA256` when this
@@ -119,7 +134,7 @@ public struct SigV4Signer: RequestSigner, CustomStringConvertible {
         guard !body.isEmpty else { return Self.emptyPayloadHash }
         var hex: [UInt8] = []
         hex.reserveCapacity(64)
-        hex.appendLowerHex(SHA256.hash(data: body))
+        hex.appendLowerHex(digest: SHA256.hash(data: body))
         return hex
     }
 
@@ -137,40 +152,44 @@ public struct SigV4Signer: RequestSigner, CustomStringConvertible {
         canonical.append(UInt8(ascii: "\n"))
         CanonicalQuery.append(canonicalOf: query, extra: extraQuery, to: &canonical)
         canonical.append(UInt8(ascii: "\n"))
-        var signedHeaders: [UInt8] = []
-        signedHeaders.reserveCapacity(96)
-        SigV4Canonicalizer.appendCanonicalHeaders(
-            fields, host: host, excluding: configuration.unsignedHeaders, to: &canonical, signed: &signedHeaders
+        let signedHeaders = SigV4Canonicalizer.appendCanonicalHeaders(
+            fields, host: host, excluding: unsignedHeaders, to: &canonical
         )
-        canonical.append(UInt8(ascii: "\n"))
-        canonical.append(contentsOf: signedHeaders)
         canonical.append(UInt8(ascii: "\n"))
         canonical.append(contentsOf: payloadHash)
 
-        var scope = Array(time.dayBytes)
-        scope.append(contentsOf: scopeSuffix)
-        var stringToSign = Array("\(Self.algorithm)\n".utf8)
-        stringToSign.reserveCapacity(stringToSign.count + 18 + scope.count + 65)
-        stringToSign.append(contentsOf: time.basicBytes)
-        stringToSign.append(UInt8(ascii: "\n"))
-        stringToSign.append(contentsOf: scope)
-        stringToSign.append(UInt8(ascii: "\n"))
-        stringToSign.appendLowerHex(SHA256.hash(data: canonical))
+        // The string to sign, then the signature's hex, in one buffer.
+        var text = Self.algorithmLine
+        text.reserveCapacity(text.count + 18 + 8 + scopeSuffix.count + 66 + 64)
+        text.append(contentsOf: time.basicBytes)
+        text.append(UInt8(ascii: "\n"))
+        let scopeStart = text.count
+        text.append(contentsOf: time.dayBytes)
+        text.append(contentsOf: scopeSuffix)
+        let scope = scopeStart..<text.count
+        text.append(UInt8(ascii: "\n"))
+        text.appendLowerHex(digest: Self.sha256(canonical))
+        let stringToSign = 0..<text.count
 
-        var mac = keyCache.hmac(day: time.dayBytes) { day in
+        let mac = keyCache.hmac(day: time.dayBytes) { day in
             SigV4SigningKey.derive(
                 secretAccessKey: credentials.secretAccessKey, day: day,
                 region: configuration.region, service: configuration.service
             )
         }
-        mac.update(data: stringToSign)
-        var signature: [UInt8] = []
-        signature.reserveCapacity(64)
-        signature.appendLowerHex(mac.finalize())
+        text.appendLowerHex(digest: mac.authenticationCode(for: text))
         return SigV4Work(
-            canonicalRequest: canonical, signedHeaders: signedHeaders, stringToSign: stringToSign,
-            signature: signature, scope: scope
+            canonical: canonical, signedHeaders: signedHeaders, text: text, stringToSign: stringToSign,
+            signature: stringToSign.upperBound..<text.count, scope: scope
         )
+    }
+
+    /// SHA-256 of `bytes` through swift-crypto's buffer entry point (its generic `DataProtocol`
+    /// path costs more than hashing a canonical request).
+    static func sha256(_ bytes: [UInt8]) -> SHA256Digest {
+        var hasher = SHA256()
+        bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        return hasher.finalize()
     }
 
     /// Names the access key id, region and service; never a secret.
@@ -179,13 +198,22 @@ public struct SigV4Signer: RequestSigner, CustomStringConvertible {
     }
 }
 
-/// The byte results of one SigV4 computation.
+/// The byte results of one SigV4 computation: two buffers and where each result lies in them.
 struct SigV4Work {
-    var canonicalRequest: [UInt8]
-    var signedHeaders: [UInt8]
-    var stringToSign: [UInt8]
-    /// Lower-case hex.
-    var signature: [UInt8]
-    /// `yyyymmdd/region/service/aws4_request`.
-    var scope: [UInt8]
+    /// The canonical request.
+    var canonical: [UInt8]
+    /// The signed header list, within `canonical`.
+    var signedHeaders: Range<Int>
+    /// The string to sign, then the lower-case hex signature.
+    var text: [UInt8]
+    var stringToSign: Range<Int>
+    var signature: Range<Int>
+    /// `yyyymmdd/region/service/aws4_request`, within `text`.
+    var scope: Range<Int>
+
+    var canonicalRequestString: String { String(decoding: canonical, as: UTF8.self) }
+    var stringToSignString: String { String(decoding: text[stringToSign], as: UTF8.self) }
+    var signatureString: String { String(decoding: text[signature], as: UTF8.self) }
+    var signedHeadersString: String { String(decoding: canonical[signedHeaders], as: UTF8.self) }
+    var scopeString: String { String(decoding: text[scope], as: UTF8.self) }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Appending the pieces of canonical strings (percent-encoding, hex) to one byte buffer.
 ///
 /// The signers build what they sign as bytes, never as intermediate strings: percent-escapes
@@ -44,6 +46,11 @@ extension Array where Element == UInt8 {
                 index += 1
             }
         }
+    }
+
+    /// Appends the lower-case hex of a digest or MAC, read in place.
+    mutating func appendLowerHex(digest: some ContiguousBytes) {
+        digest.withUnsafeBytes { appendLowerHex($0) }
     }
 
     /// Appends the lower-case hex of `bytes`.

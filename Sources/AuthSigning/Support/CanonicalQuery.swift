@@ -1,3 +1,5 @@
+import Foundation
+
 /// The canonical form of a URL query shared by SigV4 and the HMAC scheme.
 ///
 /// The query (the part of the path after the first `?`) is split on `&`, each pair on its first
@@ -30,54 +32,102 @@ enum CanonicalQuery {
     /// added, in one pass over the bytes: each pair is encoded once into `out`, then the encoded
     /// pairs are put in order by moving bytes, never by building strings.
     static func append(canonicalOf query: (some StringProtocol)?, extra: [(name: String, value: String)], to out: inout [UInt8]) {
-        var scratch: [UInt8] = []
-        var pairs: [EncodedPair] = []
-        if let query {
-            CanonicalBytes.withBytes(of: query) { bytes in
-                scratch.reserveCapacity(bytes.count + 16)
+        guard let query else {
+            appendPairs(raw: UnsafeBufferPointer(start: nil, count: 0), extra: extra, to: &out)
+            return
+        }
+        CanonicalBytes.withBytes(of: query) { appendPairs(raw: $0, extra: extra, to: &out) }
+    }
+
+    /// The work of ``append(canonicalOf:extra:to:)`` in two stack buffers (heap ones for long
+    /// queries): the encoded pairs, and where each lies.
+    private static func appendPairs(raw bytes: UnsafeBufferPointer<UInt8>, extra: [(name: String, value: String)], to out: inout [UInt8]) {
+        var pairCount = extra.count + (bytes.isEmpty ? 0 : 1)
+        for byte in bytes where byte == UInt8(ascii: "&") { pairCount += 1 }
+        guard pairCount > 0 else { return }
+        // Decoding never lengthens; encoding at most triples every byte.
+        var capacity = 3 * bytes.count
+        for (name, value) in extra { capacity += 3 * (name.utf8.count + value.utf8.count) }
+        withUnsafeTemporaryAllocation(of: EncodedPair.self, capacity: pairCount) { pairs in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(1, capacity)) { scratch in
+                var used = 0, count = 0
+                func put(_ byte: UInt8) {
+                    scratch[used] = byte
+                    used += 1
+                }
+                func putEncoded(_ byte: UInt8) {
+                    if CanonicalBytes.isUnreserved(byte) {
+                        put(byte)
+                    } else {
+                        put(UInt8(ascii: "%"))
+                        put(CanonicalBytes.upperHex(byte >> 4))
+                        put(CanonicalBytes.upperHex(byte & 0x0F))
+                    }
+                }
+                func putReencoded(_ from: Int, _ to: Int) {
+                    var index = from
+                    while index < to {
+                        if bytes[index] == UInt8(ascii: "%"), index + 2 < to,
+                           let high = CanonicalBytes.hexValue(bytes[index + 1]), let low = CanonicalBytes.hexValue(bytes[index + 2]) {
+                            putEncoded(high << 4 | low)
+                            index += 3
+                        } else {
+                            putEncoded(bytes[index])
+                            index += 1
+                        }
+                    }
+                }
                 var start = 0
-                while start <= bytes.count {
+                while start < bytes.count {
                     var end = start
                     while end < bytes.count, bytes[end] != UInt8(ascii: "&") { end += 1 }
                     if end > start {
-                        let pair = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                        let equals = pair.firstIndex(of: UInt8(ascii: "=")) ?? pair.count
-                        let nameStart = scratch.count
-                        scratch.appendReencoding(of: UnsafeBufferPointer(rebasing: pair[..<equals]))
-                        let valueStart = scratch.count
-                        if equals < pair.count {
-                            scratch.appendReencoding(of: UnsafeBufferPointer(rebasing: pair[(equals + 1)...]))
-                        }
-                        pairs.append(EncodedPair(name: nameStart..<valueStart, value: valueStart..<scratch.count))
+                        var equals = start
+                        while equals < end, bytes[equals] != UInt8(ascii: "=") { equals += 1 }
+                        let nameStart = used
+                        putReencoded(start, equals)
+                        let valueStart = used
+                        if equals < end { putReencoded(equals + 1, end) }
+                        pairs.initializeElement(at: count, to: EncodedPair(name: nameStart..<valueStart, value: valueStart..<used))
+                        count += 1
                     }
                     start = end + 1
                 }
-            }
-        }
-        for (name, value) in extra {
-            let nameStart = scratch.count
-            scratch.appendEncoding(of: name.utf8)
-            let valueStart = scratch.count
-            scratch.appendEncoding(of: value.utf8)
-            pairs.append(EncodedPair(name: nameStart..<valueStart, value: valueStart..<scratch.count))
-        }
-        guard !pairs.isEmpty else { return }
-        scratch.withUnsafeBufferPointer { bytes in
-            if pairs.count > 1 {
-                pairs.sort { lhs, rhs in
-                    let lhsName = bytes[lhs.name], rhsName = bytes[rhs.name]
-                    if lhsName.elementsEqual(rhsName) { return bytes[lhs.value].lexicographicallyPrecedes(bytes[rhs.value]) }
-                    return lhsName.lexicographicallyPrecedes(rhsName)
+                for (name, value) in extra {
+                    let nameStart = used
+                    for byte in name.utf8 { putEncoded(byte) }
+                    let valueStart = used
+                    for byte in value.utf8 { putEncoded(byte) }
+                    pairs.initializeElement(at: count, to: EncodedPair(name: nameStart..<valueStart, value: valueStart..<used))
+                    count += 1
                 }
-            }
-            out.reserveCapacity(out.count + bytes.count + 2 * pairs.count)
-            for (index, pair) in pairs.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: "&")) }
-                out.append(contentsOf: bytes[pair.name])
-                out.append(UInt8(ascii: "="))
-                out.append(contentsOf: bytes[pair.value])
+                let encoded = UnsafeBufferPointer(rebasing: scratch[..<used])
+                var sorted = UnsafeMutableBufferPointer(rebasing: pairs[..<count])
+                if count > 1 {
+                    sorted.sort { lhs, rhs in
+                        let byName = compare(encoded, lhs.name, rhs.name)
+                        return byName != 0 ? byName < 0 : compare(encoded, lhs.value, rhs.value) < 0
+                    }
+                }
+                out.reserveCapacity(out.count + used + 2 * count)
+                for index in 0..<count {
+                    if index > 0 { out.append(UInt8(ascii: "&")) }
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: encoded[sorted[index].name]))
+                    out.append(UInt8(ascii: "="))
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: encoded[sorted[index].value]))
+                }
+                _ = sorted.deinitialize()
             }
         }
+    }
+
+    /// Byte order of two ranges of `bytes`: negative, zero or positive, as `memcmp`.
+    @inline(__always)
+    private static func compare(_ bytes: UnsafeBufferPointer<UInt8>, _ lhs: Range<Int>, _ rhs: Range<Int>) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        let common = min(lhs.count, rhs.count)
+        let order = common == 0 ? 0 : Int(memcmp(base + lhs.lowerBound, base + rhs.lowerBound, common))
+        return order != 0 ? order : lhs.count - rhs.count
     }
 
     /// Where one encoded pair's name and value lie in the scratch buffer.

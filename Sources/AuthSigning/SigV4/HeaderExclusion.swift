@@ -1,0 +1,27 @@
+/// A set of lower-case header names never signed, with a bitmap over (length, first byte) that
+/// answers "not excluded" for most names without hashing them: one check per header field on
+/// every signature.
+struct HeaderExclusion: Sendable {
+    let names: Set<String>
+    /// Bit `first & 63` of entry `length` is set when some excluded name has that length and
+    /// first byte (names of 64 bytes or more always go to the set).
+    private let shapes: [UInt64]
+
+    init(_ names: Set<String>) {
+        self.names = names
+        var shapes = [UInt64](repeating: 0, count: 64)
+        for name in names {
+            let count = name.utf8.count
+            if count < 64, let first = name.utf8.first { shapes[count] |= 1 << UInt64(first & 63) }
+        }
+        self.shapes = shapes
+    }
+
+    /// Whether `name` (lower-case) is excluded.
+    @inline(__always)
+    func contains(_ name: String) -> Bool {
+        let count = name.utf8.count
+        if count < 64, let first = name.utf8.first, shapes[count] & (1 << UInt64(first & 63)) == 0 { return false }
+        return names.contains(name)
+    }
+}

@@ -1,0 +1,48 @@
+import Crypto
+import Foundation
+
+/// HMAC-SHA256 (RFC 2104) with the key already absorbed: the inner and outer hash states after
+/// the padded key, kept so that each MAC costs only its message's blocks and two finalizations.
+///
+/// Equivalent to `HMAC<SHA256>`; built from SHA-256's public buffer entry points, which take the
+/// bytes directly where `HMAC.update(data:)` goes through `DataProtocol`'s generic regions. The
+/// key never appears in a description or a mirror.
+struct KeyedSHA256: Sendable, CustomReflectable {
+    private let inner: SHA256
+    private let outer: SHA256
+
+    init(key: SymmetricKey) {
+        var block = [UInt8](repeating: 0, count: SHA256.blockByteCount)
+        key.withUnsafeBytes { bytes in
+            if bytes.count > SHA256.blockByteCount {
+                SHA256.hash(data: bytes).withUnsafeBytes { digest in
+                    for index in 0..<digest.count { block[index] = digest[index] }
+                }
+            } else {
+                for index in 0..<bytes.count { block[index] = bytes[index] }
+            }
+        }
+        var inner = SHA256(), outer = SHA256()
+        let innerPad = block.map { $0 ^ 0x36 }, outerPad = block.map { $0 ^ 0x5C }
+        innerPad.withUnsafeBytes { inner.update(bufferPointer: $0) }
+        outerPad.withUnsafeBytes { outer.update(bufferPointer: $0) }
+        self.inner = inner
+        self.outer = outer
+    }
+
+    /// The MAC of `message`.
+    func authenticationCode(for message: UnsafeRawBufferPointer) -> SHA256Digest {
+        var inner = self.inner
+        inner.update(bufferPointer: message)
+        var outer = self.outer
+        inner.finalize().withUnsafeBytes { outer.update(bufferPointer: $0) }
+        return outer.finalize()
+    }
+
+    /// The MAC of `message`.
+    func authenticationCode(for message: [UInt8]) -> SHA256Digest {
+        message.withUnsafeBytes { authenticationCode(for: $0) }
+    }
+
+    var customMirror: Mirror { Mirror(self, children: []) }
+}
