@@ -92,7 +92,7 @@ public struct HMACSigningConfiguration: Sendable {
         guard !body.isEmpty else { return SigV4Signer.emptyPayloadHash }
         var hex: [UInt8] = []
         hex.reserveCapacity(64)
-        hex.appendLowerHex(digest: SHA256.hash(data: body))
+        hex.appendLowerHex(digest: body.withUnsafeBytes(SHA256.digest))
         return hex
     }
 }

@@ -134,7 +134,7 @@ public struct SigV4Signer: RequestSigner, CustomStringConvertible {
         guard !body.isEmpty else { return Self.emptyPayloadHash }
         var hex: [UInt8] = []
         hex.reserveCapacity(64)
-        hex.appendLowerHex(digest: SHA256.hash(data: body))
+        hex.appendLowerHex(digest: body.withUnsafeBytes(SHA256.digest))
         return hex
     }
 
@@ -168,7 +168,7 @@ public struct SigV4Signer: RequestSigner, CustomStringConvertible {
         text.append(contentsOf: scopeSuffix)
         let scope = scopeStart..<text.count
         text.append(UInt8(ascii: "\n"))
-        text.appendLowerHex(digest: Self.sha256(canonical))
+        text.appendLowerHex(digest: canonical.withUnsafeBytes(SHA256.digest))
         let stringToSign = 0..<text.count
 
         let mac = keyCache.hmac(day: time.dayBytes) { day in
@@ -182,14 +182,6 @@ public struct SigV4Signer: RequestSigner, CustomStringConvertible {
             canonical: canonical, signedHeaders: signedHeaders, text: text, stringToSign: stringToSign,
             signature: stringToSign.upperBound..<text.count, scope: scope
         )
-    }
-
-    /// SHA-256 of `bytes` through swift-crypto's buffer entry point (its generic `DataProtocol`
-    /// path costs more than hashing a canonical request).
-    static func sha256(_ bytes: [UInt8]) -> SHA256Digest {
-        var hasher = SHA256()
-        bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
-        return hasher.finalize()
     }
 
     /// Names the access key id, region and service; never a secret.

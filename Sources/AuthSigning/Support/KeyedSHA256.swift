@@ -46,3 +46,14 @@ struct KeyedSHA256: Sendable, CustomReflectable {
 
     var customMirror: Mirror { Mirror(self, children: []) }
 }
+
+extension SHA256 {
+    /// SHA-256 of the bytes at `buffer`, through swift-crypto's buffer entry point: its generic
+    /// `hash(data:)` resolves `DataProtocol` regions at run time, which costs more than hashing
+    /// a canonical request.
+    static func digest(_ buffer: UnsafeRawBufferPointer) -> SHA256Digest {
+        var hasher = SHA256()
+        hasher.update(bufferPointer: buffer)
+        return hasher.finalize()
+    }
+}
