@@ -89,11 +89,18 @@ public final class HTTPClientTransport: Transport {
     ///
     /// The connection goes to ``AuthCore/AuthRequest/urlForTransport()``: the host and port that
     /// origin checks read, by the same parser.
-    /// - Throws: `AuthError` code `.invalidRequest` when the request's target is malformed;
+    /// - Throws: `AuthError` code `.invalidRequest` when the request's target is malformed, or
+    ///   when its path holds escapes of bytes that are not UTF-8, which AsyncHTTPClient cannot send;
     ///   `.transport` when the request cannot be sent or the response cannot be read;
     ///   `CancellationError` when the task is cancelled.
     public func send(_ request: AuthRequest) async throws -> AuthResponse {
-        var outgoing = HTTPClientRequest(url: try request.urlForTransport())
+        let url = try request.urlForTransport()
+        guard PathFidelity.isSentUnchanged(request.head.path ?? "/") else {
+            throw AuthError.invalidRequest(
+                "the path holds percent-escapes of bytes that are not UTF-8 (such as %FF): AsyncHTTPClient would send / in its place, so the request is not sent"
+            )
+        }
+        var outgoing = HTTPClientRequest(url: url)
         outgoing.method = HTTPMethod(rawValue: request.head.method.rawValue)
         // AsyncHTTPClient may speak HTTP/1.1: one Cookie field (RFC 6265 §5.4).
         for field in request.headerFieldsForHTTP1 {

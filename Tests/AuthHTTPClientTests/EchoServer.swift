@@ -15,16 +15,19 @@ struct EchoServer {
     /// Runs `body` with the base URL of a running echo server, then stops it.
     static func withRunning<T: Sendable>(_ body: @Sendable (URL) async throws -> T) async throws -> T {
         let router = Router()
-        for method in [HTTPRequest.Method.get, .post, .put, .delete, .patch] {
-            router.on("/echo", method: method) { request, _ -> Response in
-                let bytes = try await request.body.collect(upTo: 1 << 20)
-                var headers: [String: String] = [:]
-                for field in request.headers { headers[field.name.canonicalName] = field.value }
-                let echo = Echo(method: request.method.rawValue, path: request.uri.description, headers: headers, body: String(buffer: bytes))
-                let data = try JSONEncoder().encode(echo)
-                return Response(status: .ok, headers: [.contentType: "application/json", HTTPField.Name("X-Reply")!: "yes"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
-            }
+        @Sendable func echo(_ request: Request, _: BasicRequestContext) async throws -> Response {
+            let bytes = try await request.body.collect(upTo: 1 << 20)
+            var headers: [String: String] = [:]
+            for field in request.headers { headers[field.name.canonicalName] = field.value }
+            let echo = Echo(method: request.method.rawValue, path: request.uri.description, headers: headers, body: String(buffer: bytes))
+            let data = try JSONEncoder().encode(echo)
+            return Response(status: .ok, headers: [.contentType: "application/json", HTTPField.Name("X-Reply")!: "yes"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }
+        for method in [HTTPRequest.Method.get, .post, .put, .delete, .patch] {
+            router.on("/echo", method: method, use: echo)
+        }
+        // Any other GET path echoes too, so that a test can send paths of every shape.
+        router.get("/**", use: echo)
         router.get("/redirect") { _, _ -> Response in
             Response(status: .found, headers: [.location: "/echo"])
         }

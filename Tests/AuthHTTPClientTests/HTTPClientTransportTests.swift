@@ -27,6 +27,26 @@ import Testing
         }
     }
 
+    /// Paths reach the server byte for byte; one AsyncHTTPClient would replace with `/` (its
+    /// escapes decode to bytes that are not UTF-8) is refused, never sent to another resource.
+    @Test func pathsArriveAsTheyWereOrNotAtAll() async throws {
+        try await EchoServer.withRunning { base in
+            try await HTTPClientTransport.withTransport { transport in
+                for path in ["/a%20b/%C3%A9/!$'()*,;:@=+/..x/%2F", "/a/./b/../c/", "/%7e?k=%FF&v=%e9"] {
+                    let request = try AuthRequest(method: .get, url: try #require(URL(string: "\(base.absoluteString.hasSuffix("/") ? String(base.absoluteString.dropLast()) : base.absoluteString)\(path)")))
+                    let echo = try JSONDecoder().decode(EchoServer.Echo.self, from: try await transport.send(request).body)
+                    #expect(echo.path == path)
+                }
+                for path in ["/photos/a%FF.jpg", "/%C3", "/x/%e9?q=1"] {
+                    let request = try AuthRequest(method: .get, url: try #require(URL(string: "\(base.absoluteString.hasSuffix("/") ? String(base.absoluteString.dropLast()) : base.absoluteString)\(path)")))
+                    let error = await #expect(throws: AuthError.self) { try await transport.send(request) }
+                    #expect(error?.code == .invalidRequest)
+                    #expect(error?.message.contains("not UTF-8") == true)
+                }
+            }
+        }
+    }
+
     @Test func redirectsAreNotFollowedByTheTransport() async throws {
         try await EchoServer.withRunning { base in
             try await HTTPClientTransport.withTransport { transport in
