@@ -97,6 +97,8 @@ let package = Package(
             dependencies: [
                 "AuthCore",
                 .product(name: "Crypto", package: "swift-crypto"),
+                // RSA (rsa-pss-sha512, rsa-v1_5-sha256) for RFC 9421.
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
             ],
@@ -205,6 +207,7 @@ let package = Package(
             dependencies: [
                 "AuthSigning", "AuthCore",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
             ],
@@ -245,6 +248,7 @@ let package = Package(
                 "AuthCookie", "AuthMFA", "AuthSigning", "AuthCache", "AuthMigration",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],

@@ -66,10 +66,10 @@ import Testing
         #expect(try SignatureBase.value(of: ComponentIdentifier("@method", parameters: [("req", .boolean(true))]), in: message) == "POST")
         let status = try caughtSync { try SignatureBase.value(of: .status, in: .request(request)) }
         #expect(status?.code == .componentNotFound)
-        let unsupported = try caughtSync { try SignatureBase.value(of: ComponentIdentifier("content-type", parameters: [("sf", .boolean(true))]), in: message) }
-        #expect(unsupported?.code == .unsupportedComponent)
+        let trailer = try caughtSync { try SignatureBase.value(of: ComponentIdentifier("content-type", parameters: [("tr", .boolean(true))]), in: message) }
+        #expect(trailer?.code == .unsupportedComponent)
         let key = try caughtSync { try SignatureBase.value(of: ComponentIdentifier("example-dict", parameters: [("key", .string("a"))]), in: message) }
-        #expect(key?.code == .unsupportedComponent)
+        #expect(key?.code == .componentNotFound)
     }
 
     func caughtSync(_ body: () throws -> Any) throws -> MessageSignatureError? {

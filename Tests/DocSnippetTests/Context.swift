@@ -12,6 +12,7 @@ import AuthSQLiteStore
 import AuthSigning
 import AuthTestServer
 import Crypto
+import CryptoExtras
 import Foundation
 import Hummingbird
 import Logging
@@ -25,6 +26,7 @@ var authentication: any Middleware { given() }
 var challengeID: String { given() }
 var clock: any AuthClock { given() }
 var router: Router<BasicRequestContext> { given() }
+var publicKeyPEM: String { given() }
 var secretAccessKey: String { given() }
 var sessionToken: String { given() }
 var sharedSecret: Data { given() }

@@ -12,6 +12,7 @@ import AuthSigning
 import AuthTestServer
 import AuthTesting
 import Crypto
+import CryptoExtras
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -547,9 +548,14 @@ import Testing
         try await signer.sign(&request, at: Date())
     }
 
-    /// Sources/AuthSigning/MessageSignatures/MessageSignatureKeys.swift:16
-    static func AuthSigning_MessageSignatures_MessageSignatureKeys_16() async throws {
+    /// Sources/AuthSigning/MessageSignatures/MessageSigningKey.swift:7
+    static func AuthSigning_MessageSignatures_MessageSigningKey_7() async throws {
         let key = MessageSigningKey.ed25519(try Curve25519.Signing.PrivateKey(rawRepresentation: raw))
+    }
+
+    /// Sources/AuthSigning/MessageSignatures/MessageVerificationKey.swift:7
+    static func AuthSigning_MessageSignatures_MessageVerificationKey_7() async throws {
+        let key = MessageVerificationKey.rsaPSSSHA512(try _RSA.Signing.PublicKey(pemRepresentation: publicKeyPEM))
     }
 
     /// Sources/AuthSigning/MessageSignatures/MessageVerificationPolicy.swift:5
@@ -611,6 +617,14 @@ import Testing
     static func AuthSigning_StructuredFields_StructuredField_6() async throws {
         let dictionary = try StructuredField.parseDictionary(#"sig1=("@method");created=1618884473"#)
         let text = dictionary.serialized   // the same text
+    }
+
+    /// Sources/AuthSigning/StructuredFields/StructuredFieldKind.swift:4
+    static func AuthSigning_StructuredFields_StructuredFieldKind_4() async throws {
+        let signer = HTTPMessageSigner(
+            keyID: "k", key: .hmacSHA256(SymmetricKey(data: sharedSecret)), components: [.header("example-dict", structured: true)],
+            structuredFields: StructuredFieldKind.registered.merging(["example-dict": .dictionary]) { $1 }
+        )
     }
 
     /// Sources/AuthTestServer/Faults/Fault.swift:3

@@ -36,6 +36,17 @@ public struct ComponentIdentifier: Sendable, Hashable, CustomStringConvertible {
     /// A header field, by name (lower-cased).
     public static func header(_ name: String) -> Self { Self(name) }
 
+    /// A structured header field re-serialized strictly (`;sf`, RFC 9421 §2.1.1); its type must be
+    /// known to the signer and the verifier (``StructuredFieldKind``).
+    public static func header(_ name: String, structured: Bool) -> Self {
+        structured ? Self(name, parameters: [("sf", .boolean(true))]) : Self(name)
+    }
+
+    /// One member of a dictionary header field (`;key="member"`, RFC 9421 §2.1.2).
+    public static func dictionaryMember(_ key: String, of name: String) -> Self {
+        Self(name, parameters: [("key", .string(key))])
+    }
+
     /// `@query-param;name="…"`: one query parameter, by its encoded name.
     public static func queryParam(_ name: String) -> Self {
         Self("@query-param", parameters: [("name", .string(name))])

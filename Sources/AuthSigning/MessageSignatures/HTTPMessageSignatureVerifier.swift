@@ -17,6 +17,8 @@ public struct HTTPMessageSignatureVerifier: Sendable {
     public let policy: MessageVerificationPolicy
     /// Replay memory for the `nonce` parameter; `nil` does not check nonces.
     public let nonceCache: NonceCache?
+    /// The structured fields a `;sf` or `;key` component may name, by type.
+    public let structuredFields: [String: StructuredFieldKind]
     private let now: @Sendable () -> Date
     private let key: @Sendable (String) async throws -> MessageVerificationKey?
 
@@ -24,15 +26,19 @@ public struct HTTPMessageSignatureVerifier: Sendable {
     /// - Parameters:
     ///   - policy: Requirements beyond a valid signature.
     ///   - nonceCache: Refuses reused nonces when given.
+    ///   - structuredFields: The structured fields `;sf` and `;key` components may name; default
+    ///     the fields registered as structured (``StructuredFieldKind/registered``).
     ///   - now: The verifier's clock.
     ///   - key: Looks up the verification key for a `keyid`; `nil` when unknown.
     public init(
         policy: MessageVerificationPolicy = .init(), nonceCache: NonceCache? = nil,
+        structuredFields: [String: StructuredFieldKind] = StructuredFieldKind.registered,
         now: @escaping @Sendable () -> Date = { Date() },
         key: @escaping @Sendable (String) async throws -> MessageVerificationKey?
     ) {
         self.policy = policy
         self.nonceCache = nonceCache
+        self.structuredFields = structuredFields
         self.now = now
         self.key = key
     }
@@ -71,7 +77,9 @@ public struct HTTPMessageSignatureVerifier: Sendable {
         if let alg = input.signature.parameters["alg"], alg != .string(verificationKey.algorithm.rawValue) {
             throw MessageSignatureError(code: .algorithmMismatch, message: "signature \(input.label) names an alg that is not the key's \(verificationKey.algorithm.rawValue)")
         }
-        let base = try SignatureBase.make(for: message, covering: input.signature.components, parameters: input.signature.parameters)
+        let base = try SignatureBase.make(
+            for: message, covering: input.signature.components, parameters: input.signature.parameters, structuredFields: structuredFields
+        )
         guard verificationKey.isValid(input.signature.signature, for: Data(base.utf8)) else {
             throw MessageSignatureError(code: .badSignature, message: "signature \(input.label) does not verify")
         }

@@ -34,6 +34,8 @@ public struct HTTPMessageSigner: RequestSigner, CustomStringConvertible, CustomR
     public let tag: String?
     /// Digest algorithms for a `Content-Digest` field made before signing; empty makes none.
     public let contentDigest: [ContentDigest.Algorithm]
+    /// The structured fields a `;sf` or `;key` component may name, by type.
+    public let structuredFields: [String: StructuredFieldKind]
     private let key: MessageSigningKey
     private let nonce: (@Sendable () -> String)?
 
@@ -48,11 +50,14 @@ public struct HTTPMessageSigner: RequestSigner, CustomStringConvertible, CustomR
     ///   - tag: The `tag` parameter, or `nil`.
     ///   - contentDigest: Algorithms for `Content-Digest`; add `.header("content-digest")` to
     ///     `components` to cover it.
+    ///   - structuredFields: The structured fields `;sf` and `;key` components may name; default
+    ///     the fields registered as structured (``StructuredFieldKind/registered``).
     ///   - nonce: Makes the `nonce` parameter; `nil` sends none. Default: 16 random bytes as hex.
     public init(
         label: String = "sig1", keyID: String, key: MessageSigningKey, components: [ComponentIdentifier],
         includesAlgorithm: Bool = false, validity: TimeInterval? = nil, tag: String? = nil,
         contentDigest: [ContentDigest.Algorithm] = [],
+        structuredFields: [String: StructuredFieldKind] = StructuredFieldKind.registered,
         nonce: (@Sendable () -> String)? = { Encoding.randomHex() }
     ) {
         self.label = label
@@ -63,6 +68,7 @@ public struct HTTPMessageSigner: RequestSigner, CustomStringConvertible, CustomR
         self.validity = validity
         self.tag = tag
         self.contentDigest = contentDigest
+        self.structuredFields = structuredFields
         self.nonce = nonce
     }
 
@@ -107,7 +113,9 @@ public struct HTTPMessageSigner: RequestSigner, CustomStringConvertible, CustomR
         parameters["keyid"] = .string(keyID)
         if let tag { parameters["tag"] = .string(tag) }
 
-        let base = try SignatureBase.make(for: .request(request.head), covering: components, parameters: parameters)
+        let base = try SignatureBase.make(
+            for: .request(request.head), covering: components, parameters: parameters, structuredFields: structuredFields
+        )
         let bytes: Data
         do {
             bytes = try key.sign(Data(base.utf8))

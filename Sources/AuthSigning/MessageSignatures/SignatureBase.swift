@@ -17,11 +17,13 @@ public enum SignatureBase {
     }
 
     /// The signature base for `components` of `message` with signature `parameters`.
+    /// - Parameter structuredFields: The structured fields `;sf` and `;key` may name, by type.
     /// - Throws: ``MessageSignatureError`` when a component is missing, repeated or unsupported.
     public static func make(
         for message: Message,
         covering components: [ComponentIdentifier],
-        parameters: StructuredField.Parameters
+        parameters: StructuredField.Parameters,
+        structuredFields: [String: StructuredFieldKind] = StructuredFieldKind.registered
     ) throws(MessageSignatureError) -> String {
         var lines: [String] = []
         var seen = Set<ComponentIdentifier>()
@@ -29,7 +31,7 @@ public enum SignatureBase {
             guard seen.insert(component).inserted else {
                 throw MessageSignatureError(code: .invalidComponent, message: "the component \(component) is listed twice")
             }
-            lines.append("\(component): \(try value(of: component, in: message))")
+            lines.append("\(component): \(try value(of: component, in: message, structuredFields: structuredFields))")
         }
         lines.append("\"@signature-params\": \(signatureParams(components, parameters))")
         return lines.joined(separator: "\n")
@@ -41,8 +43,12 @@ public enum SignatureBase {
     }
 
     /// The value of one component in `message`.
+    /// - Parameter structuredFields: The structured fields `;sf` and `;key` may name, by type.
     /// - Throws: ``MessageSignatureError`` when it is missing or unsupported.
-    public static func value(of component: ComponentIdentifier, in message: Message) throws(MessageSignatureError) -> String {
+    public static func value(
+        of component: ComponentIdentifier, in message: Message,
+        structuredFields: [String: StructuredFieldKind] = StructuredFieldKind.registered
+    ) throws(MessageSignatureError) -> String {
         var message = message
         var parameters = component.parameters
         if parameters["req"] == .boolean(true) {
@@ -52,8 +58,8 @@ public enum SignatureBase {
             message = .request(request)
             parameters["req"] = nil
         }
-        for key in ["sf", "key", "tr"] where parameters[key] != nil {
-            throw MessageSignatureError(code: .unsupportedComponent, message: "the ;\(key) component parameter is not supported (in \(component))")
+        if parameters["tr"] != nil {
+            throw MessageSignatureError(code: .unsupportedComponent, message: "the ;tr component parameter is not supported (in \(component))")
         }
         if component.isDerived {
             return try derivedValue(component, parameters: parameters, message: message)
@@ -62,9 +68,14 @@ public enum SignatureBase {
             throw MessageSignatureError(code: .invalidComponent, message: "\(component) is not a lower-case field name")
         }
         let binary = parameters["bs"] == .boolean(true)
-        parameters["bs"] = nil
+        let structured = parameters["sf"] == .boolean(true)
+        let member = parameters["key"]
+        for known in ["bs", "sf", "key"] { parameters[known] = nil }
         guard parameters.isEmpty else {
             throw MessageSignatureError(code: .unsupportedComponent, message: "\(component) has a parameter this implementation does not support")
+        }
+        guard !binary || (!structured && member == nil) else {
+            throw MessageSignatureError(code: .invalidComponent, message: "\(component) combines ;bs with ;sf or ;key (RFC 9421 §2.1)")
         }
         let values: [String]
         switch message {
@@ -74,11 +85,43 @@ public enum SignatureBase {
         guard !values.isEmpty else {
             throw MessageSignatureError(code: .componentNotFound, message: "the message has no \(component.name) field")
         }
-        let trimmed = values.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \t")) }
+        let trimmed = values.map { String(Substring($0).trimmingASCIIWhitespace()) }
         if binary {
             return trimmed.map { StructuredField.BareItem.byteSequence(Data($0.utf8)).serialized }.joined(separator: ", ")
         }
+        if let member {
+            return try dictionaryMember(member, of: trimmed.joined(separator: ", "), component: component)
+        }
+        if structured {
+            guard let kind = structuredFields[component.name] else {
+                throw MessageSignatureError(code: .invalidComponent, message: "\(component): the field is not known to be a structured field")
+            }
+            do {
+                return try kind.reserialize(trimmed.joined(separator: ", "))
+            } catch {
+                throw MessageSignatureError(code: .invalidComponent, message: "\(component): the field is not a valid structured \(kind)", underlying: error)
+            }
+        }
         return trimmed.joined(separator: ", ")
+    }
+
+    /// The serialized member `key` of a dictionary field (`;key`, RFC 9421 §2.1.2).
+    private static func dictionaryMember(
+        _ key: StructuredField.BareItem, of text: String, component: ComponentIdentifier
+    ) throws(MessageSignatureError) -> String {
+        guard case .string(let name) = key else {
+            throw MessageSignatureError(code: .invalidComponent, message: "\(component): the ;key parameter must be a string")
+        }
+        let dictionary: StructuredField.Dictionary
+        do {
+            dictionary = try StructuredField.parseDictionary(text)
+        } catch {
+            throw MessageSignatureError(code: .invalidComponent, message: "\(component): the field is not a structured dictionary", underlying: error)
+        }
+        guard let member = dictionary[name] else {
+            throw MessageSignatureError(code: .componentNotFound, message: "\(component): the dictionary has no member \(name)")
+        }
+        return member.serialized
     }
 
     private static func derivedValue(

@@ -12,7 +12,14 @@ extension StructuredField.BareItem {
             while text.hasSuffix("0"), !text.hasSuffix(".0") { text.removeLast() }
             return text
         case .string(let value):
-            return "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            guard value.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") }) else { return "\"\(value)\"" }
+            var out: [UInt8] = [UInt8(ascii: "\"")]
+            for byte in value.utf8 {
+                if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") { out.append(UInt8(ascii: "\\")) }
+                out.append(byte)
+            }
+            out.append(UInt8(ascii: "\""))
+            return String(decoding: out, as: UTF8.self)
         case .token(let value):
             return value
         case .byteSequence(let value):

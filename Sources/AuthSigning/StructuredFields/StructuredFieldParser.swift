@@ -12,6 +12,17 @@ extension StructuredField {
         return dictionary
     }
 
+    /// Parses a list field value (RFC 8941 §4.2.1): items and inner lists.
+    /// - Throws: ``StructuredFieldError`` for anything that is not a valid list.
+    public static func parseList(_ text: String) throws(StructuredFieldError) -> [Member] {
+        var parser = Parser(text)
+        parser.skipSpaces()
+        let list = try parser.list()
+        parser.skipSpaces()
+        guard parser.atEnd else { throw parser.error("unexpected characters after the list") }
+        return list
+    }
+
     /// Parses an item field value (RFC 8941 §4.2.3).
     /// - Throws: ``StructuredFieldError`` for anything that is not a valid item.
     public static func parseItem(_ text: String) throws(StructuredFieldError) -> Item {
@@ -38,6 +49,20 @@ private struct Parser {
 
     mutating func skipSpaces() { while current == 0x20 { index += 1 } }
     private mutating func skipOWS() { while current == 0x20 || current == 0x09 { index += 1 } }
+
+    mutating func list() throws(StructuredFieldError) -> [StructuredField.Member] {
+        var result: [StructuredField.Member] = []
+        while !atEnd {
+            result.append(try itemOrInnerList())
+            skipOWS()
+            if atEnd { return result }
+            guard current == UInt8(ascii: ",") else { throw error("expected ',' between list members") }
+            index += 1
+            skipOWS()
+            if atEnd { throw error("a list may not end with ','") }
+        }
+        return result
+    }
 
     mutating func dictionary() throws(StructuredFieldError) -> StructuredField.Dictionary {
         var result = StructuredField.Dictionary()
@@ -205,8 +230,12 @@ private struct Parser {
             index += 1
         }
         guard current == UInt8(ascii: ":") else { throw error("a byte sequence is not closed with ':'") }
-        let encoded = String(decoding: bytes[start..<index], as: UTF8.self)
+        var encoded = String(decoding: bytes[start..<index], as: UTF8.self)
         index += 1
+        // RFC 8941 §4.2.7: parsers should accept a byte sequence without its `=` padding.
+        if !encoded.utf8.contains(UInt8(ascii: "=")), encoded.utf8.count % 4 > 1 {
+            encoded += String(repeating: "=", count: 4 - encoded.utf8.count % 4)
+        }
         guard let data = Data(base64Encoded: encoded) else { throw error("a byte sequence is not valid base64") }
         return data
     }
