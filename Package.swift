@@ -37,6 +37,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-http-structured-headers.git", from: "1.7.0"),
     ],
     targets: [
         .target(
@@ -99,6 +100,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 // RSA (rsa-pss-sha512, rsa-v1_5-sha256) for RFC 9421.
                 .product(name: "CryptoExtras", package: "swift-crypto"),
+                // The RFC 8941 parser under RFC 9421's Signature-Input and Signature fields.
+                .product(name: "RawStructuredFieldValues", package: "swift-http-structured-headers"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
             ],
