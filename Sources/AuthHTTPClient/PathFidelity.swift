@@ -1,3 +1,5 @@
+import AuthCore
+
 /// What AsyncHTTPClient can put on the wire as a request target.
 ///
 /// AsyncHTTPClient takes the URL as a string, parses it with Foundation's `URL`, and sends `/`
@@ -12,29 +14,7 @@ enum PathFidelity {
         return target.withUTF8 { bytes in
             let end = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
             guard bytes[..<end].contains(UInt8(ascii: "%")) else { return true }
-            var decoded: [UInt8] = []
-            decoded.reserveCapacity(end)
-            var index = 0
-            while index < end {
-                if bytes[index] == UInt8(ascii: "%"), index + 2 < end,
-                   let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
-                    decoded.append(high << 4 | low)
-                    index += 3
-                } else {
-                    decoded.append(bytes[index])
-                    index += 1
-                }
-            }
-            return String(validating: decoded, as: UTF8.self) != nil
-        }
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
+            return String(validating: URIBytes.percentDecoded(bytes[..<end]), as: UTF8.self) != nil
         }
     }
 }

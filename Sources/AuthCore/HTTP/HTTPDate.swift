@@ -52,7 +52,8 @@ public enum HTTPDate {
         return era * 146_097 + doe - 719_468
     }
 
-    static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+    /// Year, month and day of the day `days` after 1970-01-01 (H. Hinnant's `civil_from_days`).
+    package static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097

@@ -1,3 +1,5 @@
+import AuthCore
+
 /// RFC 3986 percent-encoding for `otpauth://` labels and parameter values.
 ///
 /// Encoding leaves only the unreserved characters (`A–Z a–z 0–9 - . _ ~`) as they are and
@@ -41,23 +43,7 @@ enum PercentEncoding {
         return String(validating: output, as: UTF8.self)
     }
 
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-            true
-        default:
-            false
-        }
-    }
+    private static func isUnreserved(_ byte: UInt8) -> Bool { URIBytes.isUnreserved(byte) }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        default: nil
-        }
-    }
+    private static func hexValue(_ byte: UInt8) -> UInt8? { URIBytes.hexValue(byte) }
 }

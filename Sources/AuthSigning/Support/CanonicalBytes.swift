@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 
 /// Appending the pieces of canonical strings (percent-encoding, hex) to one byte buffer.
@@ -73,27 +74,11 @@ extension Array where Element == UInt8 {
 enum CanonicalBytes {
     /// Whether `byte` is an RFC 3986 unreserved character: `A-Z a-z 0-9 - . _ ~`.
     @inline(__always)
-    static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-            true
-        default:
-            false
-        }
-    }
+    static func isUnreserved(_ byte: UInt8) -> Bool { URIBytes.isUnreserved(byte) }
 
     /// The value of a hex digit, either case.
     @inline(__always)
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
+    static func hexValue(_ byte: UInt8) -> UInt8? { URIBytes.hexValue(byte) }
 
     @inline(__always)
     static func upperHex(_ nibble: UInt8) -> UInt8 {

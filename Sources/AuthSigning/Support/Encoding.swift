@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 
 /// Byte and text encodings the signers share: hex, RFC 3986 percent-encoding, random nonces.
@@ -26,22 +27,7 @@ enum Encoding {
     /// `+` is kept (it is not a space outside form bodies). Invalid UTF-8 is repaired, so this
     /// is for display and lookups; what is signed is decoded as bytes (``CanonicalBytes``).
     static func percentDecode(_ text: some StringProtocol) -> String {
-        CanonicalBytes.withBytes(of: text) { bytes in
-            var out = [UInt8]()
-            out.reserveCapacity(bytes.count)
-            var index = 0
-            while index < bytes.count {
-                if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-                   let high = CanonicalBytes.hexValue(bytes[index + 1]), let low = CanonicalBytes.hexValue(bytes[index + 2]) {
-                    out.append(high << 4 | low)
-                    index += 3
-                } else {
-                    out.append(bytes[index])
-                    index += 1
-                }
-            }
-            return String(decoding: out, as: UTF8.self)
-        }
+        String(decoding: CanonicalBytes.withBytes(of: text) { URIBytes.percentDecoded($0) }, as: UTF8.self)
     }
 
     /// `count` random bytes from the system's cryptographically secure generator, as hex.

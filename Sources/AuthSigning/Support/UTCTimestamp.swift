@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 
 /// A date's UTC calendar fields in the `yyyyMMdd'T'HHmmss'Z'` form SigV4 uses, computed with
@@ -21,7 +22,8 @@ struct UTCTimestamp: Sendable {
         let seconds = Int64(interval.isNaN ? 0 : min(max(interval, lowest), highest).rounded(.down))
         let (days, secondOfDay) = seconds.quotientAndRemainder(dividingBy: 86_400)
         let (dayNumber, second) = secondOfDay < 0 ? (days - 1, secondOfDay + 86_400) : (days, secondOfDay)
-        let (year, month, day) = Self.civil(fromDays: dayNumber)
+        let civil = HTTPDate.civilFromDays(Int(dayNumber))
+        let (year, month, day) = (Int64(civil.0), Int64(civil.1), Int64(civil.2))
         var bytes = [UInt8]()
         bytes.reserveCapacity(16)
         func put(_ value: Int64, digits: Int) {
@@ -43,18 +45,5 @@ struct UTCTimestamp: Sendable {
         put(second % 60, digits: 2)
         bytes.append(UInt8(ascii: "Z"))
         basicBytes = bytes
-    }
-
-    /// Year, month and day of the day `days` after 1970-01-01 (H. Hinnant's `civil_from_days`).
-    static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
