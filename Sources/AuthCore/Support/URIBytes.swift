@@ -2,7 +2,7 @@
 /// them (signing, the transport, otpauth URIs), within this package only.
 package enum URIBytes {
     /// Whether `byte` is an RFC 3986 unreserved character: `A-Z a-z 0-9 - . _ ~`.
-    @inline(__always)
+    @inlinable
     package static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
@@ -15,7 +15,7 @@ package enum URIBytes {
     }
 
     /// The value of a hex digit of either case.
-    @inline(__always)
+    @inlinable
     package static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")

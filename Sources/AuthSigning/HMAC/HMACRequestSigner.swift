@@ -57,7 +57,7 @@ public struct HMACRequestSigner: RequestSigner, CustomStringConvertible, CustomR
         fields[configuration.nonceField] = nonce
         fields[configuration.keyIDField] = keyID
         if let digestField = configuration.bodyDigestField {
-            fields.append(HTTPField(name: digestField, value: bodyDigest))
+            fields.append(HTTPField(name: digestField, value: String(decoding: bodyDigest, as: UTF8.self)))
         }
         fields[configuration.signatureField] = Data(mac).base64EncodedString()
         request.head.headerFields = fields

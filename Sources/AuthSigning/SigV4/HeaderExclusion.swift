@@ -4,24 +4,33 @@
 struct HeaderExclusion: Sendable {
     let names: Set<String>
     /// Bit `first & 63` of entry `length` is set when some excluded name has that length and
-    /// first byte (names of 64 bytes or more always go to the set).
+    /// first byte (names of 64 bytes or more always go to the set); `ends` the same for the last
+    /// byte.
     private let shapes: [UInt64]
+    private let ends: [UInt64]
 
     init(_ names: Set<String>) {
         self.names = names
-        var shapes = [UInt64](repeating: 0, count: 64)
+        var shapes = [UInt64](repeating: 0, count: 64), ends = shapes
         for name in names {
             let count = name.utf8.count
-            if count < 64, let first = name.utf8.first { shapes[count] |= 1 << UInt64(first & 63) }
+            if count < 64, let first = name.utf8.first, let last = name.utf8.last {
+                shapes[count] |= 1 << UInt64(first & 63)
+                ends[count] |= 1 << UInt64(last & 63)
+            }
         }
         self.shapes = shapes
+        self.ends = ends
     }
 
     /// Whether `name` (lower-case) is excluded.
     @inline(__always)
     func contains(_ name: String) -> Bool {
         let count = name.utf8.count
-        if count < 64, let first = name.utf8.first, shapes[count] & (1 << UInt64(first & 63)) == 0 { return false }
+        if count < 64, let first = name.utf8.first, let last = name.utf8.last,
+           shapes[count] & (1 << UInt64(first & 63)) == 0 || ends[count] & (1 << UInt64(last & 63)) == 0 {
+            return false
+        }
         return names.contains(name)
     }
 }

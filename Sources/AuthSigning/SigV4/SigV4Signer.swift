@@ -77,8 +77,9 @@ public struct SigV4Signer: RequestSigner, CustomStringConvertible {
         let time = UTCTimestamp(date)
         let host = try hostField(of: request)
         var fields = request.head.headerFields
+        fields.reserveCapacity(fields.count + 4)   // one copy, with room for the fields added here
         for name in fieldNames where fields.contains(name) { fields[name] = nil }
-        fields.append(HTTPField(name: Self.amzDate, value: time.basicBytes))
+        fields.append(HTTPField(name: Self.amzDate, value: time.basic))
         if let token = credentials.sessionToken, configuration.sessionTokenPlacement == .signed {
             fields[Self.securityToken] = token
         }
@@ -96,7 +97,7 @@ public struct SigV4Signer: RequestSigner, CustomStringConvertible {
         authorization.append(contentsOf: work.canonical[work.signedHeaders])
         authorization.append(contentsOf: ", Signature=".utf8)
         authorization.append(contentsOf: work.text[work.signature])
-        fields.append(HTTPField(name: .authorization, value: authorization))
+        fields.append(HTTPField(name: .authorization, value: String(decoding: authorization, as: UTF8.self)))
         if let token = credentials.sessionToken, configuration.sessionTokenPlacement == .appendedAfterSigning {
             fields[Self.securityToken] = token
         }

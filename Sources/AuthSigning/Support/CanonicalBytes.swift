@@ -62,6 +62,19 @@ extension Array where Element == UInt8 {
         }
     }
 
+    /// Appends the lower-case hex of the bytes at `buffer`: written on the stack, copied once.
+    mutating func appendLowerHex(_ buffer: UnsafeRawBufferPointer) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * buffer.count) { hex in
+            var index = 0
+            for byte in buffer {
+                hex.initializeElement(at: index, to: CanonicalBytes.lowerHex(byte >> 4))
+                hex.initializeElement(at: index + 1, to: CanonicalBytes.lowerHex(byte & 0x0F))
+                index += 2
+            }
+            append(contentsOf: UnsafeBufferPointer(hex))
+        }
+    }
+
     /// Appends the UTF-8 bytes of `text`.
     @inline(__always)
     mutating func appendUTF8(_ text: String) {
