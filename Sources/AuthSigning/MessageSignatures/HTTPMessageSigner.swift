@@ -88,7 +88,7 @@ public struct HTTPMessageSigner: RequestSigner, CustomStringConvertible, CustomR
         let signature = try signature(for: request, at: date)
         var fields = request.head.headerFields
         for (name, entry) in [(Self.signatureInputField, signature.inputMember), (Self.signatureField, signature.signatureMember)] {
-            var dictionary = (try? StructuredField.parseDictionary(fields[name] ?? "")) ?? StructuredField.Dictionary()
+            var dictionary = fields[name].flatMap { try? StructuredField.parseDictionary($0) } ?? StructuredField.Dictionary()
             dictionary.entries.removeAll { $0.key == label }
             dictionary.entries.append((label, entry))
             fields[name] = dictionary.serialized

@@ -9,7 +9,9 @@ import Foundation
 /// ```
 public struct MessageSigningKey: Sendable, CustomStringConvertible, CustomReflectable {
     private enum Storage: Sendable {
-        case hmac(SymmetricKey)
+        /// The secret, and its keyed hash states (RFC 2104) so that a signature costs only its
+        /// message's blocks.
+        case hmac(SymmetricKey, KeyedSHA256)
         case ed25519(Curve25519.Signing.PrivateKey)
         case p256(P256.Signing.PrivateKey)
         case p384(P384.Signing.PrivateKey)
@@ -20,7 +22,7 @@ public struct MessageSigningKey: Sendable, CustomStringConvertible, CustomReflec
     private let storage: Storage
 
     /// An HMAC-SHA256 shared secret.
-    public static func hmacSHA256(_ key: SymmetricKey) -> Self { Self(storage: .hmac(key)) }
+    public static func hmacSHA256(_ key: SymmetricKey) -> Self { Self(storage: .hmac(key, KeyedSHA256(key: key))) }
     /// An Ed25519 private key.
     public static func ed25519(_ key: Curve25519.Signing.PrivateKey) -> Self { Self(storage: .ed25519(key)) }
     /// A P-256 private key for `ecdsa-p256-sha256`.
@@ -47,7 +49,7 @@ public struct MessageSigningKey: Sendable, CustomStringConvertible, CustomReflec
     /// The matching verification key (the same secret for HMAC, the public key otherwise).
     public var verificationKey: MessageVerificationKey {
         switch storage {
-        case .hmac(let key): .hmacSHA256(key)
+        case .hmac(let key, _): .hmacSHA256(key)
         case .ed25519(let key): .ed25519(key.publicKey)
         case .p256(let key): .ecdsaP256SHA256(key.publicKey)
         case .p384(let key): .ecdsaP384SHA384(key.publicKey)
@@ -60,7 +62,7 @@ public struct MessageSigningKey: Sendable, CustomStringConvertible, CustomReflec
     /// RSA signature.
     func sign(_ data: Data) throws -> Data {
         switch storage {
-        case .hmac(let key): Data(HMAC<SHA256>.authenticationCode(for: data, using: key))
+        case .hmac(_, let keyed): Data(data.withUnsafeBytes { keyed.authenticationCode(for: $0) })
         case .ed25519(let key): try key.signature(for: data)
         case .p256(let key): try key.signature(for: data).rawRepresentation
         case .p384(let key): try key.signature(for: data).rawRepresentation
