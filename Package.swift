@@ -197,7 +197,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AuthCookieTests",
-            dependencies: ["AuthCookie", "AuthCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["AuthCookie", "AuthCore", "AuthTesting", .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

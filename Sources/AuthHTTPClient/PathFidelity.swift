@@ -14,7 +14,7 @@ enum PathFidelity {
         return target.withUTF8 { bytes in
             let end = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
             guard bytes[..<end].contains(UInt8(ascii: "%")) else { return true }
-            return String(validating: URIBytes.percentDecoded(bytes[..<end]), as: UTF8.self) != nil
+            return String(validating: URIBytes.percentDecoded(UnsafeBufferPointer(rebasing: bytes[..<end])), as: UTF8.self) != nil
         }
     }
 }

@@ -1,22 +1,11 @@
+import AuthTesting
 import Foundation
 import Testing
 @testable import AuthCookie
 
-/// SplitMix64: a small seeded generator, so every run tries the same inputs.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Builds Set-Cookie-like strings from fragments that stress the parser.
 struct SetCookieFuzzer {
-    var random: SplitMix64
+    var random: SeededRandom
     static let fragments = [
         "=", ";", ";;", " ", "\t", "\"", ",", "a", "b", "zz", "=x", "sid", "é", "春", "🍪", "\\",
         "Expires=", "expires=Thu, 01 Jan 1970 00:00:00 GMT", "Expires=Fri, 31 Dec 9999 23:59:59 GMT",
@@ -65,7 +54,7 @@ struct SetCookieFuzzer {
         for index in 0..<20 { try jar.setCookie(fromHeaderValue: "keep\(index)=v\(index); Max-Age=86400", for: stable) }
         let before = jar.allCookies
 
-        var fuzzer = SetCookieFuzzer(random: SplitMix64(state: 0xC00C1E))
+        var fuzzer = SetCookieFuzzer(random: SeededRandom(seed: 0xC00C1E))
         let targets = [url("https://fuzz.example.net/a/b"), url("http://fuzz.example.net/"), url("http://[::1]/x")]
         for round in 0..<5_000 {
             let value = fuzzer.next()
@@ -92,7 +81,7 @@ struct SetCookieFuzzer {
         let before = jar.allCookies
         let generation = jar.generation
 
-        var fuzzer = SetCookieFuzzer(random: SplitMix64(state: 42))
+        var fuzzer = SetCookieFuzzer(random: SeededRandom(seed: 42))
         var rejected = 0
         for _ in 0..<5_000 {
             let value = fuzzer.malformed(host: "app.example.org")

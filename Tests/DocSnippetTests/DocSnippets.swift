@@ -74,8 +74,8 @@ import Testing
         let client = AuthClient(transport: transport, middlewares: [CacheMiddleware(cache: cache, account: alice)])
     }
 
-    /// Sources/AuthCache/Rules/CacheControl.swift:11
-    static func AuthCache_Rules_CacheControl_11() async throws {
+    /// Sources/AuthCache/Rules/CacheControl.swift:12
+    static func AuthCache_Rules_CacheControl_12() async throws {
         let directives = CacheControl(response.head.headerFields)
         let mayStore = !directives.noStore
     }
@@ -563,8 +563,8 @@ import Testing
         let policy = MessageVerificationPolicy(requiredComponents: [.method, .targetURI, .header("content-digest")], maximumAge: 300)
     }
 
-    /// Sources/AuthSigning/MessageSignatures/SignatureBase.swift:7
-    static func AuthSigning_MessageSignatures_SignatureBase_7() async throws {
+    /// Sources/AuthSigning/MessageSignatures/SignatureBase.swift:8
+    static func AuthSigning_MessageSignatures_SignatureBase_8() async throws {
         let base = try SignatureBase.make(for: .request(head), covering: [.method, .authority], parameters: [("created", .integer(1618884473))])
     }
 
@@ -775,6 +775,12 @@ import Testing
         _ = await writer.waitForLine("ready")
         writer.killWithSIGKILL()
         let ending = await writer.waitForExit()   // (.uncaughtSignal, SIGKILL)
+    }
+
+    /// Sources/AuthTesting/SeededRandom.swift:4
+    static func AuthTesting_SeededRandom_4() async throws {
+        var random = SeededRandom(seed: 42)
+        let pick = [1, 2, 3].randomElement(using: &random)
     }
 }
 

@@ -1,26 +1,15 @@
 import AuthCore
 import AuthSigning
+import AuthTesting
 import Foundation
 import HTTPTypes
-
-/// A deterministic generator (SplitMix64), so that a failing case can be produced again.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Random requests of the shapes services send, written as an AWS SDK client puts them on the
 /// wire: path and query escapes upper-case; in S3 keys and in every query name and value, every
 /// byte outside RFC 3986's unreserved set escaped (botocore quotes them so, and signs the query
 /// as it finds it in the URL).
 struct SigV4RequestGenerator {
-    var random: SplitMix64
+    var random: SeededRandom
 
     /// One generated case: the request, and how it is to be signed.
     struct Case: CustomStringConvertible {

@@ -1,3 +1,4 @@
+import AuthCore
 public import HTTPTypes
 
 /// The `Cache-Control` directives of a request or a response (RFC 9111 §5.2), as far as a
@@ -77,15 +78,5 @@ public struct CacheControl: Sendable, Equatable {
         if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { text = text.dropFirst().dropLast() }
         guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return 0 }
         return Int(text) ?? Int.max
-    }
-}
-
-extension Substring {
-    /// The text without leading and trailing spaces and tabs.
-    func trimmingSpaces() -> Substring {
-        var text = self
-        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
-        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
-        return text
     }
 }

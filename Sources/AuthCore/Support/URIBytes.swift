@@ -25,24 +25,29 @@ package enum URIBytes {
         }
     }
 
-    /// `bytes` with each `%XX` escape decoded; a `%` not followed by two hex digits stays as it
-    /// is. The result may not be UTF-8.
-    package static func percentDecoded(_ bytes: some Collection<UInt8>) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var index = bytes.startIndex
-        while index != bytes.endIndex {
-            let byte = bytes[index]
-            let first = bytes.index(after: index)
-            if byte == UInt8(ascii: "%"), first != bytes.endIndex, bytes.index(after: first) != bytes.endIndex,
-               let high = hexValue(bytes[first]), let low = hexValue(bytes[bytes.index(after: first)]) {
-                out.append(high << 4 | low)
-                index = bytes.index(first, offsetBy: 2)
+    /// Calls `body` with each byte `bytes` stands for: a `%XX` escape as the byte it encodes, any
+    /// other byte (a `%` not followed by two hex digits too) as itself. The bytes may not be UTF-8.
+    @inlinable
+    package static func forEachPercentDecoded(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UInt8) -> Void) {
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            if bytes[index] == UInt8(ascii: "%"), index + 2 < count,
+               let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+                body(high << 4 | low)
+                index += 3
             } else {
-                out.append(byte)
-                index = first
+                body(bytes[index])
+                index += 1
             }
         }
+    }
+
+    /// `bytes` with each `%XX` escape decoded (see ``forEachPercentDecoded(_:_:)``).
+    package static func percentDecoded(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        forEachPercentDecoded(bytes) { out.append($0) }
         return out
     }
 }

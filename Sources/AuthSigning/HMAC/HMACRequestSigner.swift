@@ -49,7 +49,7 @@ public struct HMACRequestSigner: RequestSigner, CustomStringConvertible, CustomR
         let nonce = nonce()
         guard !nonce.isEmpty else { throw SigningError.invalidConfiguration("the nonce generator returned an empty nonce") }
         let timestamp = String(Int64(date.timeIntervalSince1970.rounded(.down)))
-        let bodyDigest = HMACSigningConfiguration.bodyDigestBytes(request.body)
+        let bodyDigest = SHA256.lowerHexDigest(of: request.body)
         let mac = keyed.authenticationCode(for: configuration.stringToSignBytes(for: request, timestamp: timestamp, nonce: nonce, bodyDigest: bodyDigest))
         var fields = request.head.headerFields
         for name in configuration.allFields where fields.contains(name) { fields[name] = nil }

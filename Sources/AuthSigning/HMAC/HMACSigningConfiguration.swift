@@ -58,7 +58,7 @@ public struct HMACSigningConfiguration: Sendable {
     ///   - timestamp: The timestamp field's value.
     ///   - nonce: The nonce field's value.
     public func stringToSign(for request: AuthRequest, timestamp: String, nonce: String) -> String {
-        let bytes = stringToSignBytes(for: request, timestamp: timestamp, nonce: nonce, bodyDigest: Self.bodyDigestBytes(request.body))
+        let bytes = stringToSignBytes(for: request, timestamp: timestamp, nonce: nonce, bodyDigest: SHA256.lowerHexDigest(of: request.body))
         return String(decoding: bytes, as: UTF8.self)
     }
 
@@ -84,15 +84,6 @@ public struct HMACSigningConfiguration: Sendable {
 
     /// Lower-case hex SHA-256 of `body`.
     public static func bodyDigest(_ body: Data) -> String {
-        String(decoding: bodyDigestBytes(body), as: UTF8.self)
-    }
-
-    /// The bytes of ``bodyDigest(_:)``.
-    static func bodyDigestBytes(_ body: Data) -> [UInt8] {
-        guard !body.isEmpty else { return SigV4Signer.emptyPayloadHash }
-        var hex: [UInt8] = []
-        hex.reserveCapacity(64)
-        hex.appendLowerHex(digest: body.withUnsafeBytes(SHA256.digest))
-        return hex
+        String(decoding: SHA256.lowerHexDigest(of: body), as: UTF8.self)
     }
 }

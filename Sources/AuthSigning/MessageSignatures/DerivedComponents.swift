@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 import HTTPTypes
 
@@ -67,7 +68,7 @@ enum DerivedComponents {
         let digits = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
         for byte in text.utf8 {
-            if (Encoding.isUnreserved(byte) && byte != UInt8(ascii: "~")) || byte == UInt8(ascii: "*") {
+            if (URIBytes.isUnreserved(byte) && byte != UInt8(ascii: "~")) || byte == UInt8(ascii: "*") {
                 out.append(byte)
             } else {
                 out += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]

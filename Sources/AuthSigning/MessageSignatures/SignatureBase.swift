@@ -1,4 +1,5 @@
 public import HTTPTypes
+import AuthCore
 import Foundation
 
 /// Builds RFC 9421 signature bases (§2.5): one line per covered component, then the
@@ -85,7 +86,7 @@ public enum SignatureBase {
         guard !values.isEmpty else {
             throw MessageSignatureError(code: .componentNotFound, message: "the message has no \(component.name) field")
         }
-        let trimmed = values.map { String(Substring($0).trimmingASCIIWhitespace()) }
+        let trimmed = values.map { String(Substring($0).trimmingSpaces()) }
         if binary {
             return trimmed.map { StructuredField.BareItem.byteSequence(Data($0.utf8)).serialized }.joined(separator: ", ")
         }

@@ -1,3 +1,4 @@
+import AuthCore
 import HTTPTypes
 
 /// The canonical URI and header rules of SigV4, written as bytes.
@@ -118,7 +119,7 @@ enum SigV4Canonicalizer {
         var names = Set<String>()
         for value in values {
             for option in value.split(separator: ",") {
-                let trimmed = option.trimmingASCIIWhitespace()
+                let trimmed = option.trimmingSpaces()
                 if !trimmed.isEmpty { names.insert(trimmed.lowercased()) }
             }
         }
@@ -158,15 +159,5 @@ enum SigV4Canonicalizer {
             previousWasSpace = isSpace
         }
         return true
-    }
-}
-
-extension Substring {
-    /// Without leading and trailing spaces and tabs.
-    func trimmingASCIIWhitespace() -> Substring {
-        var slice = self
-        while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
-        while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
-        return slice
     }
 }

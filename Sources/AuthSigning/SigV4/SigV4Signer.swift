@@ -37,8 +37,6 @@ public struct SigV4Signer: RequestSigner, CustomStringConvertible {
     static let host = HTTPField.Name.literal("Host")
     /// `AWS4-HMAC-SHA256` and LF: the first line of the string to sign.
     static let algorithmLine = Array("\(algorithm)\n".utf8)
-    /// The hex SHA-256 of an empty body.
-    static let emptyPayloadHash = Array("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855".utf8)
 
     /// Creates a signer.
     public init(credentials: AWSCredentials, configuration: SigV4Configuration) {
@@ -131,12 +129,7 @@ public struct SigV4Signer: RequestSigner, CustomStringConvertible {
     /// configuration does not send its own, else the body's hex SHA-256 or `UNSIGNED-PAYLOAD`.
     func payloadHash(body: Data, fields: HTTPFields, payload: SigV4Configuration.Payload) -> [UInt8] {
         if !configuration.sendsContentSHA256, let supplied = fields[Self.contentSHA256] { return Array(supplied.utf8) }
-        guard payload == .signed else { return Array("UNSIGNED-PAYLOAD".utf8) }
-        guard !body.isEmpty else { return Self.emptyPayloadHash }
-        var hex: [UInt8] = []
-        hex.reserveCapacity(64)
-        hex.appendLowerHex(digest: body.withUnsafeBytes(SHA256.digest))
-        return hex
+        return payload == .signed ? SHA256.lowerHexDigest(of: body) : Array("UNSIGNED-PAYLOAD".utf8)
     }
 
     /// Builds the canonical request and the string to sign as bytes, and signs.

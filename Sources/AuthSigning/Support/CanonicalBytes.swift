@@ -7,22 +7,10 @@ import Foundation
 /// decode to the bytes they stand for, whether or not those bytes are UTF-8, so `%FF` is signed
 /// as `%FF` and never as an encoded U+FFFD.
 extension Array where Element == UInt8 {
-    /// Appends `byte` as `%XX` with upper-case hex digits.
-    @inline(__always)
-    mutating func appendEscape(_ byte: UInt8) {
-        append(UInt8(ascii: "%"))
-        append(CanonicalBytes.upperHex(byte >> 4))
-        append(CanonicalBytes.upperHex(byte & 0x0F))
-    }
-
     /// Appends `byte` as it is when it is unreserved (or `/` when `keepingSlash`), else as `%XX`.
     @inline(__always)
     mutating func appendEncoded(_ byte: UInt8, keepingSlash: Bool = false) {
-        if CanonicalBytes.isUnreserved(byte) || (keepingSlash && byte == UInt8(ascii: "/")) {
-            append(byte)
-        } else {
-            appendEscape(byte)
-        }
+        CanonicalBytes.encode(byte, keepingSlash: keepingSlash) { append($0) }
     }
 
     /// Appends every byte of `bytes` RFC 3986-encoded (see ``appendEncoded(_:keepingSlash:)``).
@@ -34,19 +22,7 @@ extension Array where Element == UInt8 {
     /// canonical form of an already encoded URL component. A `%` not followed by two hex digits
     /// stands for itself (and is encoded as `%25`); `+` is a literal plus.
     mutating func appendReencoding(of bytes: UnsafeBufferPointer<UInt8>) {
-        var index = 0
-        let count = bytes.count
-        while index < count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "%"), index + 2 < count,
-               let high = CanonicalBytes.hexValue(bytes[index + 1]), let low = CanonicalBytes.hexValue(bytes[index + 2]) {
-                appendEncoded(high << 4 | low)
-                index += 3
-            } else {
-                appendEncoded(byte)
-                index += 1
-            }
-        }
+        URIBytes.forEachPercentDecoded(bytes) { appendEncoded($0) }
     }
 
     /// Appends the lower-case hex of a digest or MAC, read in place.
@@ -85,13 +61,18 @@ extension Array where Element == UInt8 {
 
 /// Byte classes and digits shared by the canonical forms.
 enum CanonicalBytes {
-    /// Whether `byte` is an RFC 3986 unreserved character: `A-Z a-z 0-9 - . _ ~`.
+    /// Emits `byte` as it is when it is unreserved (or `/` when `keepingSlash`), else as `%XX`
+    /// with upper-case hex digits (RFC 3986 §2.1).
     @inline(__always)
-    static func isUnreserved(_ byte: UInt8) -> Bool { URIBytes.isUnreserved(byte) }
-
-    /// The value of a hex digit, either case.
-    @inline(__always)
-    static func hexValue(_ byte: UInt8) -> UInt8? { URIBytes.hexValue(byte) }
+    static func encode(_ byte: UInt8, keepingSlash: Bool = false, _ emit: (UInt8) -> Void) {
+        if URIBytes.isUnreserved(byte) || (keepingSlash && byte == UInt8(ascii: "/")) {
+            emit(byte)
+        } else {
+            emit(UInt8(ascii: "%"))
+            emit(upperHex(byte >> 4))
+            emit(upperHex(byte & 0x0F))
+        }
+    }
 
     @inline(__always)
     static func upperHex(_ nibble: UInt8) -> UInt8 {

@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 
 /// The canonical form of a URL query shared by SigV4 and the HMAC scheme.
@@ -19,13 +20,6 @@ enum CanonicalQuery {
             }
             return (Encoding.percentDecode(pair), "")
         }
-    }
-
-    /// The canonical query string of a raw query.
-    static func canonical(_ query: some StringProtocol) -> String {
-        var out: [UInt8] = []
-        append(canonicalOf: query, extra: [], to: &out)
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Appends the canonical form of the raw `query` with the already decoded `extra` pairs
@@ -55,27 +49,9 @@ enum CanonicalQuery {
                     scratch[used] = byte
                     used += 1
                 }
-                func putEncoded(_ byte: UInt8) {
-                    if CanonicalBytes.isUnreserved(byte) {
-                        put(byte)
-                    } else {
-                        put(UInt8(ascii: "%"))
-                        put(CanonicalBytes.upperHex(byte >> 4))
-                        put(CanonicalBytes.upperHex(byte & 0x0F))
-                    }
-                }
+                func putEncoded(_ byte: UInt8) { CanonicalBytes.encode(byte, put) }
                 func putReencoded(_ from: Int, _ to: Int) {
-                    var index = from
-                    while index < to {
-                        if bytes[index] == UInt8(ascii: "%"), index + 2 < to,
-                           let high = CanonicalBytes.hexValue(bytes[index + 1]), let low = CanonicalBytes.hexValue(bytes[index + 2]) {
-                            putEncoded(high << 4 | low)
-                            index += 3
-                        } else {
-                            putEncoded(bytes[index])
-                            index += 1
-                        }
-                    }
+                    URIBytes.forEachPercentDecoded(UnsafeBufferPointer(rebasing: bytes[from..<to]), putEncoded)
                 }
                 var start = 0
                 while start < bytes.count {

@@ -1,28 +1,10 @@
 import AuthCore
 import Foundation
 
-/// Byte and text encodings the signers share: hex, RFC 3986 percent-encoding, random nonces.
-/// The byte-level work is in ``CanonicalBytes``; these are its string forms.
+/// The string forms the signers need next to ``CanonicalBytes``: percent-decoding for display and
+/// lookups, and random nonces.
 @usableFromInline
 enum Encoding {
-    /// Lower-case hexadecimal of `bytes`.
-    static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        var out: [UInt8] = []
-        out.appendLowerHex(bytes)
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// Whether `byte` is an RFC 3986 unreserved character: `A-Z a-z 0-9 - . _ ~`.
-    static func isUnreserved(_ byte: UInt8) -> Bool { CanonicalBytes.isUnreserved(byte) }
-
-    /// Percent-encodes every byte of the UTF-8 form of `text` except the unreserved characters,
-    /// with upper-case hex digits (RFC 3986 §2.1), as SigV4 and the HMAC scheme require.
-    static func percentEncode(_ text: some StringProtocol) -> String {
-        var out: [UInt8] = []
-        out.appendEncoding(of: text.utf8)
-        return String(decoding: out, as: UTF8.self)
-    }
-
     /// Decodes `%XX` escapes; a `%` not followed by two hex digits is kept as it is.
     /// `+` is kept (it is not a space outside form bodies). Invalid UTF-8 is repaired, so this
     /// is for display and lookups; what is signed is decoded as bytes (``CanonicalBytes``).

@@ -48,6 +48,19 @@ struct KeyedSHA256: Sendable, CustomReflectable {
 }
 
 extension SHA256 {
+    /// The hex SHA-256 of an empty body.
+    static let emptyLowerHexDigest = Array("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855".utf8)
+
+    /// The lower-case hex SHA-256 of `body`, as bytes: the payload hash of SigV4 and the body
+    /// digest of the HMAC scheme.
+    static func lowerHexDigest(of body: Data) -> [UInt8] {
+        guard !body.isEmpty else { return emptyLowerHexDigest }
+        var hex: [UInt8] = []
+        hex.reserveCapacity(64)
+        hex.appendLowerHex(digest: body.withUnsafeBytes(digest))
+        return hex
+    }
+
     /// SHA-256 of the bytes at `buffer`, through swift-crypto's buffer entry point: its generic
     /// `hash(data:)` resolves `DataProtocol` regions at run time, which costs more than hashing
     /// a canonical request.
