@@ -239,6 +239,7 @@ let package = Package(
                 "AuthCookie", "AuthMFA", "AuthSigning", "AuthCache", "AuthMigration", "auth-store-worker", "AuthDemo",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings

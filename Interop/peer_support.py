@@ -1,4 +1,4 @@
-"""What both interop peers share: serving on 127.0.0.1 and the `PORT <n>` handshake."""
+"""What the interop peers share: serving on 127.0.0.1 and the `PORT <n>` handshake."""
 
 import logging
 import os
@@ -17,7 +17,11 @@ def serve(app, port):
     the server goes away with the test even when the test process dies without stopping it.
     """
     logging.getLogger("werkzeug").setLevel(logging.ERROR)  # no line per request
-    server = make_server("127.0.0.1", port, app, threaded=True)
+    serve_http_server(make_server("127.0.0.1", port, app, threaded=True))
+
+
+def serve_http_server(server):
+    """Serves a bound `http.server`-style server (werkzeug's is one) with the same handshake."""
     print(f"PORT {server.server_port}", flush=True)
     if stat.S_ISFIFO(os.fstat(0).st_mode):
         threading.Thread(target=_exit_at_end_of_input, daemon=True).start()

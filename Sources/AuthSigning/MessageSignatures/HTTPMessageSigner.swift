@@ -38,6 +38,12 @@ public struct HTTPMessageSigner: RequestSigner, CustomStringConvertible, CustomR
     public let structuredFields: [String: StructuredFieldKind]
     private let key: MessageSigningKey
     private let nonce: (@Sendable () -> String)?
+    /// The base's component lines and the inner list of covered components, worked out once.
+    private let plan: SignatureBasePlan
+    /// The parameters that follow `created`, `expires` and `nonce`: `alg`, `keyid`, `tag`.
+    private let trailingParameters: StructuredField.Parameters
+    /// Why the label, key id or tag cannot be sent, if they cannot.
+    private let configurationProblem: SigningError?
 
     /// Creates a signer.
     /// - Parameters:
@@ -70,6 +76,19 @@ public struct HTTPMessageSigner: RequestSigner, CustomStringConvertible, CustomR
         self.contentDigest = contentDigest
         self.structuredFields = structuredFields
         self.nonce = nonce
+        plan = SignatureBasePlan(components)
+        var trailing = StructuredField.Parameters()
+        if includesAlgorithm { trailing["alg"] = .string(key.algorithm.rawValue) }
+        trailing["keyid"] = .string(keyID)
+        if let tag { trailing["tag"] = .string(tag) }
+        trailingParameters = trailing
+        if !StructuredField.isValidKey(label) {
+            configurationProblem = .invalidConfiguration("the signature label must be a lower-case structured field key")
+        } else if keyID.isEmpty || !StructuredField.isValidString(keyID) || !(tag.map(StructuredField.isValidString) ?? true) {
+            configurationProblem = .invalidConfiguration("the key id and tag must be non-empty printable ASCII")
+        } else {
+            configurationProblem = nil
+        }
     }
 
     /// `Signature-Input`, `Signature`, and `Content-Digest` when this signer makes it.
@@ -85,44 +104,53 @@ public struct HTTPMessageSigner: RequestSigner, CustomStringConvertible, CustomR
         if !contentDigest.isEmpty {
             request.head.headerFields[ContentDigest.fieldName] = ContentDigest.value(for: request.body, algorithms: contentDigest)
         }
-        let signature = try signature(for: request, at: date)
-        var fields = request.head.headerFields
+        let (signature, signatureParams) = try make(for: request, at: date)
+        let signatureText = ":" + signature.signature.base64EncodedString() + ":"
+        if request.head.headerFields[Self.signatureInputField] == nil, request.head.headerFields[Self.signatureField] == nil {
+            request.head.headerFields[Self.signatureInputField] = label + "=" + signatureParams
+            request.head.headerFields[Self.signatureField] = label + "=" + signatureText
+            return
+        }
         for (name, entry) in [(Self.signatureInputField, signature.inputMember), (Self.signatureField, signature.signatureMember)] {
-            var dictionary = fields[name].flatMap { try? StructuredField.parseDictionary($0) } ?? StructuredField.Dictionary()
+            let existing = request.head.headerFields[name].flatMap { try? StructuredField.parseDictionary($0) }
+            var dictionary = existing ?? StructuredField.Dictionary()
             dictionary.entries.removeAll { $0.key == label }
             dictionary.entries.append((label, entry))
-            fields[name] = dictionary.serialized
+            request.head.headerFields[name] = dictionary.serialized
         }
-        request.head.headerFields = fields
     }
 
     /// Computes the signature of `request` as it is (no `Content-Digest` is added here).
     /// - Throws: ``SigningError`` or ``MessageSignatureError``.
     public func signature(for request: AuthRequest, at date: Date) throws -> MessageSignature {
-        guard StructuredField.isValidKey(label) else {
-            throw SigningError.invalidConfiguration("the signature label must be a lower-case structured field key")
-        }
-        guard !keyID.isEmpty, StructuredField.isValidString(keyID), tag.map(StructuredField.isValidString) ?? true else {
-            throw SigningError.invalidConfiguration("the key id and tag must be non-empty printable ASCII")
-        }
+        try make(for: request, at: date).signature
+    }
+
+    /// The signature and its `@signature-params` value (the `Signature-Input` member).
+    private func make(for request: AuthRequest, at date: Date) throws -> (signature: MessageSignature, signatureParams: String) {
+        if let configurationProblem { throw configurationProblem }
         let created = Int64(date.timeIntervalSince1970.rounded(.down))
         var parameters = StructuredField.Parameters([("created", .integer(created))])
         if let validity { parameters["expires"] = .integer(created + Int64(validity.rounded(.down))) }
-        if let nonce { parameters["nonce"] = .string(nonce()) }
-        if includesAlgorithm { parameters["alg"] = .string(key.algorithm.rawValue) }
-        parameters["keyid"] = .string(keyID)
-        if let tag { parameters["tag"] = .string(tag) }
+        if let nonce {
+            let value = nonce()
+            guard StructuredField.isValidString(value) else {
+                throw SigningError.invalidConfiguration("the nonce must be printable ASCII")
+            }
+            parameters["nonce"] = .string(value)
+        }
+        for entry in trailingParameters.entries { parameters[entry.key] = entry.value }
+        let signatureParams = plan.signatureParams(parameters)
 
-        let base = try SignatureBase.make(
-            for: .request(request.head), covering: components, parameters: parameters, structuredFields: structuredFields
-        )
+        let base = try plan.base(for: .request(request.head), signatureParams: signatureParams, structuredFields: structuredFields)
         let bytes: Data
         do {
             bytes = try key.sign(Data(base.utf8))
         } catch {
             throw SigningError(code: .crypto, message: "the \(key.algorithm.rawValue) signature could not be made", underlying: error)
         }
-        return MessageSignature(label: label, components: components, parameters: parameters, base: base, signature: bytes)
+        let signature = MessageSignature(label: label, components: components, parameters: parameters, base: base, signature: bytes)
+        return (signature, signatureParams)
     }
 
     /// Names the label, key id and algorithm, never the key.

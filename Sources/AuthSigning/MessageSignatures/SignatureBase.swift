@@ -26,21 +26,13 @@ public enum SignatureBase {
         parameters: StructuredField.Parameters,
         structuredFields: [String: StructuredFieldKind] = StructuredFieldKind.registered
     ) throws(MessageSignatureError) -> String {
-        var lines: [String] = []
-        var seen = Set<ComponentIdentifier>()
-        for component in components {
-            guard seen.insert(component).inserted else {
-                throw MessageSignatureError(code: .invalidComponent, message: "the component \(component) is listed twice")
-            }
-            lines.append("\(component): \(try value(of: component, in: message, structuredFields: structuredFields))")
-        }
-        lines.append("\"@signature-params\": \(signatureParams(components, parameters))")
-        return lines.joined(separator: "\n")
+        let plan = SignatureBasePlan(components)
+        return try plan.base(for: message, signatureParams: plan.signatureParams(parameters), structuredFields: structuredFields)
     }
 
     /// The `@signature-params` value: the covered components as an inner list with parameters.
     public static func signatureParams(_ components: [ComponentIdentifier], _ parameters: StructuredField.Parameters) -> String {
-        StructuredField.InnerList(components.map(\.item), parameters: parameters).serialized
+        SignatureBasePlan(components).signatureParams(parameters)
     }
 
     /// The value of one component in `message`.

@@ -33,9 +33,16 @@ extension StructuredField.BareItem {
 extension StructuredField.Parameters {
     /// `;key=value…`, with `=?1` left out for true booleans.
     public var serialized: String {
-        entries.map { entry in
-            entry.value == .boolean(true) ? ";\(entry.key)" : ";\(entry.key)=\(entry.value.serialized)"
-        }.joined()
+        var text = ""
+        for entry in entries {
+            text += ";"
+            text += entry.key
+            if entry.value != .boolean(true) {
+                text += "="
+                text += entry.value.serialized
+            }
+        }
+        return text
     }
 }
 
@@ -78,7 +85,11 @@ extension StructuredField {
     public static func isValidKey(_ text: String) -> Bool {
         guard let first = text.utf8.first, (first >= 0x61 && first <= 0x7A) || first == UInt8(ascii: "*") else { return false }
         return text.utf8.allSatisfy { byte in
-            (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || Array("_-.*".utf8).contains(byte)
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "*"): true
+            default: false
+            }
         }
     }
 

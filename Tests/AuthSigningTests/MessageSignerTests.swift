@@ -1,0 +1,70 @@
+import AuthCore
+import AuthSigning
+import Crypto
+import Foundation
+import HTTPTypes
+import Testing
+
+/// What `HTTPMessageSigner` writes on a request and what it refuses to write.
+@Suite struct MessageSignerTests {
+    static let key = MessageSigningKey.hmacSHA256(SymmetricKey(data: Array("a-message-signature-test-secret!".utf8)))
+    static let date = Date(timeIntervalSince1970: 1_618_884_473)
+
+    static func request() throws -> AuthRequest {
+        try AuthRequest(method: .get, url: #require(URL(string: "https://example.com/items?id=1")), headerFields: [.accept: "application/json"])
+    }
+
+    /// The fields of a request signed once are exactly what the signature record says, and a
+    /// verifier with the key accepts them.
+    @Test func aSignedRequestCarriesItsSignatureAndVerifies() async throws {
+        let signer = HTTPMessageSigner(keyID: "k1", key: Self.key, components: [.method, .path, .header("accept")], nonce: { "n-1" })
+        var request = try Self.request()
+        try await signer.sign(&request, at: Self.date)
+        let record = try signer.signature(for: try Self.request(), at: Self.date)
+        #expect(request.head.headerFields[HTTPMessageSigner.signatureInputField] == record.signatureInput)
+        #expect(request.head.headerFields[HTTPMessageSigner.signatureField] == record.signatureField)
+        #expect(record.signatureInput == #"sig1=("@method" "@path" "accept");created=1618884473;nonce="n-1";keyid="k1""#)
+        let verifier = HTTPMessageSignatureVerifier(policy: .init(maximumAge: nil), now: { Self.date }) { _ in Self.key.verificationKey }
+        #expect(try await verifier.verify(request).base == record.base)
+    }
+
+    /// Another label's signature stays; this signer's own label is replaced, not repeated.
+    @Test func signingAgainReplacesItsOwnLabelAndKeepsOthers() async throws {
+        let first = HTTPMessageSigner(label: "a", keyID: "k1", key: Self.key, components: [.method], nonce: nil)
+        let second = HTTPMessageSigner(label: "b", keyID: "k2", key: Self.key, components: [.path], nonce: nil)
+        var request = try Self.request()
+        try await first.sign(&request, at: Self.date)
+        try await second.sign(&request, at: Self.date)
+        try await second.sign(&request, at: Self.date.addingTimeInterval(1))
+        let input = try #require(request.head.headerFields[HTTPMessageSigner.signatureInputField])
+        #expect(input == #"a=("@method");created=1618884473;keyid="k1", b=("@path");created=1618884474;keyid="k2""#)
+        let signatures = try #require(request.head.headerFields[HTTPMessageSigner.signatureField])
+        #expect(signatures.hasPrefix("a=:") && signatures.contains(", b=:") && signatures.components(separatedBy: "b=").count == 2)
+    }
+
+    /// A nonce that cannot be a structured-field string is refused with a typed error, and the
+    /// request is left as it was.
+    @Test func aNonceThatIsNotPrintableASCIIIsRefused() async throws {
+        let signer = HTTPMessageSigner(keyID: "k1", key: Self.key, components: [.method], nonce: { "line\nbreak" })
+        var request = try Self.request()
+        let error = await #expect(throws: SigningError.self) { try await signer.sign(&request, at: Self.date) }
+        #expect(error?.code == .invalidConfiguration)
+        #expect(error?.message.contains("nonce") == true)
+        #expect(request.head.headerFields[HTTPMessageSigner.signatureInputField] == nil)
+    }
+
+    /// A component listed twice, a label that is not a key and an empty key id are refused
+    /// whenever the signer is used.
+    @Test func anInvalidConfigurationIsRefusedOnEveryUse() async throws {
+        let repeated = HTTPMessageSigner(keyID: "k1", key: Self.key, components: [.method, .path, .method])
+        let repeatedError = #expect(throws: MessageSignatureError.self) { try repeated.signature(for: try Self.request(), at: Self.date) }
+        #expect(repeatedError?.message.contains("listed twice") == true)
+        for signer in [HTTPMessageSigner(label: "Sig", keyID: "k1", key: Self.key, components: [.method]),
+                       HTTPMessageSigner(keyID: "", key: Self.key, components: [.method])] {
+            for _ in 0..<2 {
+                let error = #expect(throws: SigningError.self) { try signer.signature(for: try Self.request(), at: Self.date) }
+                #expect(error?.code == .invalidConfiguration)
+            }
+        }
+    }
+}
