@@ -58,6 +58,8 @@ let package = Package(
                 // NIOConnectionError and IOError, to tell connection failures apart by type.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                // Response bodies as Data without a copy where NIO can hand the bytes over.
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

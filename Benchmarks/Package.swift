@@ -32,6 +32,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         .target(
@@ -42,6 +45,34 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "EndToEndSupport",
+            dependencies: [
+                .product(name: "AuthCore", package: "AuthKit"),
+                .product(name: "AuthHTTPClient", package: "AuthKit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // What scripts/callgrind-e2e runs under valgrind (see its main.swift).
+        .executableTarget(
+            name: "e2e-driver",
+            dependencies: [
+                "EndToEndSupport",
+                .product(name: "AuthCore", package: "AuthKit"),
+                .product(name: "AuthHTTPClient", package: "AuthKit"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        benchmarkTarget("EndToEnd", dependencies: [
+            "EndToEndSupport",
+            .product(name: "AuthCore", package: "AuthKit"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
         benchmarkTarget("Pipeline", dependencies: [
             .product(name: "AuthCore", package: "AuthKit"),
             .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -3,6 +3,7 @@ public import AuthCore
 import Foundation
 import HTTPTypes
 import NIOCore
+import NIOFoundationCompat
 import NIOHTTP1
 import NIOPosix
 
@@ -113,12 +114,13 @@ public final class HTTPClientTransport: Transport {
             let response = try await client.execute(outgoing, timeout: .seconds(3600))
             let body = try await response.body.collect(upTo: maxResponseBytes)
             var fields = HTTPFields()
+            fields.reserveCapacity(response.headers.count)
             for header in response.headers {
-                if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
+                if let name = ResponseFieldNames.name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
             }
             return AuthResponse(
                 head: HTTPResponse(status: .init(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase), headerFields: fields),
-                body: Data(body.readableBytesView)
+                body: Data(buffer: body, byteTransferStrategy: .automatic)
             )
         } catch is CancellationError {
             throw CancellationError()

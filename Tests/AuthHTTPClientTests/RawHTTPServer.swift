@@ -4,15 +4,17 @@ import Glibc
 #endif
 
 /// A one-connection HTTP/1.1 server on a plain socket: it records the request head byte for
-/// byte, as it arrived, and answers `200 OK` with no body. For asserting what is on the wire,
+/// byte, as it arrived, and answers with `answer` (by default `200 OK` with no body). For asserting what is on the wire,
 /// which a server framework would normalize (it re-joins repeated `Cookie` fields, say).
 final class RawHTTPServer: @unchecked Sendable {
     let port: Int
     private let socket: Int32
     private let received = NSLock()
     private var heads: [String] = []
+    private let answer: [UInt8]
 
-    init() throws {
+    init(answer: String = "HTTP/1.1 200 OK\r\ncontent-length: 0\r\nconnection: close\r\n\r\n") throws {
+        self.answer = Array(answer.utf8)
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.socket = socket
         var address = sockaddr_in()
@@ -48,8 +50,7 @@ final class RawHTTPServer: @unchecked Sendable {
                 data += buffer[0..<count]
             }
             received.withLock { heads.append(String(decoding: data, as: UTF8.self)) }
-            let answer = Array("HTTP/1.1 200 OK\r\ncontent-length: 0\r\nconnection: close\r\n\r\n".utf8)
-            _ = write(connection, answer, answer.count)
+            _ = answer.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
             Glibc.close(connection)
         }
     }

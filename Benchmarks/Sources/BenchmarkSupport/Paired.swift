@@ -20,13 +20,13 @@ public enum Paired {
     public static let metrics: [BenchmarkMetric] = CPUTime.metrics + [baseline, difference, ratio]
 
     /// Monotonic nanoseconds.
-    static func wall() -> Int {
+    public static func wall() -> Int {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return Int(spec.tv_sec) * 1_000_000_000 + Int(spec.tv_nsec)
     }
 
-    static func record(_ benchmark: Benchmark, subject: Int, baseline: Int, cpu: Int, denominator: (Int) -> Int) {
+    public static func record(_ benchmark: Benchmark, subject: Int, baseline: Int, cpu: Int, denominator: (Int) -> Int) {
         benchmark.measurement(CPUTime.metric, cpu)
         benchmark.measurement(Self.baseline, baseline)
         benchmark.measurement(difference, max(0, subject - baseline))

@@ -14,7 +14,13 @@ extension AuthRequest {
     ///   holds a byte a request target may not (space, control, `#`, non-ASCII). The message
     ///   never repeats the authority or path, which may hold a secret.
     public func urlForTransport() throws -> String {
-        guard head.scheme != nil else { throw AuthError.invalidRequest("the request has no scheme") }
+        guard let scheme = head.scheme else { throw AuthError.invalidRequest("the request has no scheme") }
+        if let authority = head.authority, Self.isCanonical(authority: authority, scheme: scheme) {
+            // The authority as written is already the host field: no need to rebuild it.
+            let path = head.path ?? "/"
+            guard Self.isOriginFormTarget(path) else { throw Self.badTarget }
+            return Self.url(scheme: scheme, host: authority, path: path)
+        }
         guard let origin = Origin(head) else {
             throw AuthError.invalidRequest("the request's authority is not a plain host[:port] (no userinfo, escapes or stray delimiters)")
         }
@@ -22,10 +28,37 @@ extension AuthRequest {
             throw AuthError.invalidRequest("the request's scheme is not http, https, ws or wss")
         }
         let path = head.path ?? "/"
-        guard Self.isOriginFormTarget(path) else {
-            throw AuthError.invalidRequest("the request's path does not start with / or holds a space, control character, # or non-ASCII byte")
+        guard Self.isOriginFormTarget(path) else { throw Self.badTarget }
+        return Self.url(scheme: origin.scheme, host: origin.hostField, path: path)
+    }
+
+    /// `scheme://host` then `path`, in one allocation.
+    private static func url(scheme: String, host: String, path: String) -> String {
+        var url = scheme
+        url.reserveCapacity(scheme.utf8.count + 3 + host.utf8.count + path.utf8.count)
+        url += "://"
+        url += host
+        url += path
+        return url
+    }
+
+    private static let badTarget = AuthError.invalidRequest(
+        "the request's path does not start with / or holds a space, control character, # or non-ASCII byte")
+
+    /// Whether `authority` is exactly what ``Origin/hostField`` makes of it for `scheme`: a known
+    /// lower-case scheme, a valid authority whose host has no upper-case letter, and a port, if
+    /// any, written without leading zeros and not the scheme's default.
+    static func isCanonical(authority: String, scheme: String) -> Bool {
+        let defaultPort = Origin.defaultPort(for: scheme)
+        guard defaultPort != 0 else { return false }
+        var authority = authority
+        return authority.withUTF8 { bytes in
+            guard let parsed = Authority(bytes) else { return false }
+            guard !bytes[parsed.host].contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return false }
+            guard let port = parsed.port else { return true }
+            guard port != defaultPort, let colon = bytes.lastIndex(of: UInt8(ascii: ":")) else { return false }
+            return bytes[colon + 1] != UInt8(ascii: "0") || colon + 2 == bytes.count
         }
-        return "\(origin.scheme)://\(origin.hostField)\(path)"
     }
 
     /// Whether `path` is an origin-form request target (RFC 9112 §3.2.1) of visible ASCII.

@@ -84,10 +84,11 @@ public struct AuthRequest: Sendable, Equatable {
         body: Data = Data(),
         options: RequestOptions = .init()
     ) throws {
-        guard url.scheme != nil, url.host != nil else {
+        guard let parts = URLRequestParts.of(url) else {
             throw AuthError.invalidRequest("the URL has no scheme or host")
         }
-        storage = Storage(head: HTTPRequest(method: method, url: url, headerFields: headerFields), body: body, options: options)
+        let head = HTTPRequest(method: method, scheme: parts.scheme, authority: parts.authority, path: parts.target, headerFields: headerFields)
+        storage = Storage(head: head, body: body, options: options)
     }
 
     /// The absolute URL of the request, when its parts form one.

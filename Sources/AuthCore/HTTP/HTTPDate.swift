@@ -9,6 +9,8 @@ public import Foundation
 /// No input can make its arithmetic overflow: a year has at most four digits.
 public enum HTTPDate {
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+    /// `months` as numbers: the three bytes of each name, big-endian.
+    private static let monthKeys: [UInt32] = months.map { $0.utf8.reduce(0) { $0 << 8 | UInt32($1) } }
 
     /// The date, or nil when the text is not an HTTP date in one of the three forms.
     ///
@@ -126,8 +128,10 @@ public enum HTTPDate {
         /// A three-letter month name, 1...12.
         mutating func month_() -> Int? {
             guard let range = letters(min: 3, max: 3) else { return nil }
-            let lower = bytes[range].map { $0 | 0x20 }
-            return HTTPDate.months.firstIndex { $0.utf8.elementsEqual(lower) }.map { $0 + 1 }
+            // The three letters, lower-cased, as one number: no allocation, no string compare.
+            let key = UInt32(bytes[range.lowerBound] | 0x20) << 16 | UInt32(bytes[range.lowerBound + 1] | 0x20) << 8
+                | UInt32(bytes[range.lowerBound + 2] | 0x20)
+            return HTTPDate.monthKeys.firstIndex(of: key).map { $0 + 1 }
         }
 
         /// A run of `min...max` ASCII letters (stops at `max`); its range.

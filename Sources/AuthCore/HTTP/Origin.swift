@@ -53,8 +53,14 @@ public struct Origin: Hashable, Sendable, CustomStringConvertible {
     /// (an IPv6 literal bracketed), then `:port` only when the port is not the scheme's default.
     /// A signer that covers the host signs this value when the request has no `Host` field.
     public var hostField: String {
-        let host = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : host
-        return port == Origin.defaultPort(for: scheme) ? host : "\(host):\(port)"
+        var copy = host
+        let isIPv6 = copy.withUTF8 { $0.contains(UInt8(ascii: ":")) }
+        var field = isIPv6 ? "[" + host + "]" : host
+        if port != Origin.defaultPort(for: scheme) {
+            field += ":"
+            field += String(port)
+        }
+        return field
     }
 
     /// `scheme://host:port`.

@@ -15,6 +15,12 @@ public struct SecretFields: Sendable, Hashable {
     /// Lower-cased query item names.
     public private(set) var queryItemNames: Set<String>
 
+    /// Names nothing (what every request starts with, so it costs no allocation).
+    public init() {
+        headerNames = []
+        queryItemNames = []
+    }
+
     /// Names these header fields and query items as secret.
     public init(headers: some Sequence<String> = [String](), queryItems: some Sequence<String> = [String]()) {
         headerNames = Set(headers.map { $0.lowercased() })

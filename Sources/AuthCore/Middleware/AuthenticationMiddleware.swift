@@ -62,7 +62,7 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
     }
 
     private func observeDate(_ response: AuthResponse) {
-        guard let value = response.head.headerFields[.date], let date = HTTPDate.parse(value) else { return }
-        session.observeServerDate(date, receivedAt: session.clock.now())
+        guard let value = response.head.headerFields.value(.date) else { return }
+        session.observeServerDateField(value)
     }
 }

@@ -22,9 +22,10 @@ public struct RateLimitObserver: Middleware {
         let response = try await next(request)
         let fields = response.head.headerFields
         let status = response.status.code
-        let remaining = fields[Self.remaining].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        let retryAfter = fields[.retryAfter].flatMap { RetryAfter.seconds($0, now: clock.now()) }
-        guard status == 429 || (status == 503 && retryAfter != nil) || remaining == 0 else { return response }
+        let remaining = fields.value(Self.remaining).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard status == 429 || status == 503 || remaining == 0 else { return response }
+        let retryAfter = fields.value(.retryAfter).flatMap { RetryAfter.seconds($0, now: clock.now()) }
+        guard status != 503 || retryAfter != nil || remaining == 0 else { return response }
         let reset = fields[Self.reset].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0.isFinite && abs($0) < 1e12 ? $0 : nil }.map { value in
             // Either seconds from now or a Unix time, as servers differ.
             value > 1_000_000_000 ? Date(timeIntervalSince1970: value) : clock.now().addingTimeInterval(value)

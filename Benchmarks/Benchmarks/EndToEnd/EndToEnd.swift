@@ -1,0 +1,79 @@
+// End to end over real HTTP (issue 23): raw AsyncHTTPClient against the AuthKit client of
+// `AuthContainer.makeClient` over `HTTPClientTransport`, both sending `GET /v1/me` with a bearer
+// token to a Hummingbird server on 127.0.0.1 in this process, at concurrency 1, 16 and 64.
+//
+// Each iteration sends one batch raw, then the same batch through AuthKit (so rounds alternate
+// and a load spike hits both). `paired: ratio x1000` is AuthKit's wall time ÷ raw's: at most
+// 1031 means AuthKit's throughput is at least 0.97 × raw's. `CPU ratio x1000` is the same for
+// the process's CPU time (client and server: the server's share is the same in both, so this
+// understates the client's difference; Benchmarks/scripts/callgrind-e2e counts the client alone).
+import AsyncHTTPClient
+import AuthCore
+import Benchmark
+import BenchmarkSupport
+import EndToEndSupport
+import Foundation
+import Synchronization
+
+/// The server and clients, started once per benchmark process.
+final class Fixture: Sendable {
+    let clients: EndToEndClients
+    let server: Task<Void, any Error>
+
+    init() async throws {
+        let (port, task) = try await LoopbackServer.start()
+        server = task
+        clients = try await EndToEndClients(port: port)
+        // Connections opened and every path warmed before the first measured batch.
+        for _ in 0..<64 {
+            _ = try await clients.sendRaw()
+            _ = try await clients.sendAuthKit()
+        }
+    }
+
+    func stop() async throws {
+        try await clients.shutdown()
+        server.cancel()
+    }
+}
+
+let fixture = Mutex<Fixture?>(nil)
+
+/// `total` requests sent by `concurrency` workers, each one after another.
+func batch(_ concurrency: Int, total: Int, _ send: @escaping @Sendable () async throws -> Int) async throws {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for worker in 0..<concurrency {
+            let share = total / concurrency + (worker < total % concurrency ? 1 : 0)
+            group.addTask { for _ in 0..<share { blackHole(try await send()) } }
+        }
+        try await group.waitForAll()
+    }
+}
+
+let cpuRatio = BenchmarkMetric.custom("CPU ratio x1000", useScalingFactor: false)
+
+let benchmarks: @Sendable () -> Void = {
+    for (concurrency, total) in [(1, 100), (16, 320), (64, 640)] {
+        var configuration = Benchmark.Configuration.suite(.microseconds, scaling: .one, warmup: 3, maxDuration: .seconds(20), maxIterations: 60)
+        configuration.metrics = Paired.metrics + [cpuRatio]
+        Benchmark("AuthKit vs raw AsyncHTTPClient, concurrency \(concurrency), \(total) GET per batch", configuration: configuration) { benchmark, fixture in
+            let clients = fixture.clients
+            let rawStart = (wall: Paired.wall(), cpu: CPUTime.now())
+            try await batch(concurrency, total: total) { try await clients.sendRaw() }
+            let raw = (wall: Paired.wall() - rawStart.wall, cpu: CPUTime.now() - rawStart.cpu)
+            let start = (wall: Paired.wall(), cpu: CPUTime.now())
+            benchmark.startMeasurement()
+            try await batch(concurrency, total: total) { try await clients.sendAuthKit() }
+            benchmark.stopMeasurement()
+            let authKit = (wall: Paired.wall() - start.wall, cpu: CPUTime.now() - start.cpu)
+            Paired.record(benchmark, subject: authKit.wall, baseline: raw.wall, cpu: authKit.cpu) { $0 }
+            benchmark.measurement(cpuRatio, authKit.cpu * 1_000 / max(1, raw.cpu))
+        } setup: {
+            let made = try await Fixture()
+            fixture.withLock { $0 = made }
+            return made
+        } teardown: {
+            try await fixture.withLock { $0.take() }?.stop()
+        }
+    }
+}

@@ -1,0 +1,77 @@
+public import AsyncHTTPClient
+public import AuthCore
+public import AuthHTTPClient
+public import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// The two clients the end-to-end benchmarks compare, each with its own AsyncHTTPClient (so its
+/// own connection pool), both sending `GET /v1/me` with a bearer token to the loopback server:
+/// - raw: AsyncHTTPClient as its documentation shows it, the token put on by hand;
+/// - AuthKit: a client of `AuthContainer.makeClient` (the standard middlewares) over
+///   `HTTPClientTransport`, signed in with a token valid for a day, called as the README does,
+///   `send(.get, url)`.
+public final class EndToEndClients: Sendable {
+    public static let token = "e2e-access-token-0123456789abcdef"
+    /// `http://127.0.0.1:<port>/v1/me`.
+    public let url: URL
+    public let raw: HTTPClient
+    public let transport: HTTPClientTransport
+    public let authKit: AccountClient<BearerStrategy>
+
+    /// Clients of the server at `port`, the AuthKit one signed in.
+    public convenience init(port: Int) async throws {
+        let transport = HTTPClientTransport()
+        try await self.init(url: URL(string: "http://127.0.0.1:\(port)/v1/me")!, transport: transport) { $0.useHTTPClient(transport) }
+    }
+
+    /// Clients of `url` whose AuthKit client sends through what `configure` registers.
+    public init(url: URL, transport: HTTPClientTransport, configure: (AuthContainer) -> Void) async throws {
+        self.url = url
+        raw = HTTPClient(eventLoopGroupProvider: .singleton, configuration: HTTPClientTransport.defaultConfiguration)
+        self.transport = transport
+        let container = AuthContainer()
+        configure(container)
+        let strategy = BearerStrategy(allowedHosts: AllowedHosts(origin: url)) { _ in
+            throw AuthError.reauthenticationRequired(nil, reason: "the benchmark token does not renew")
+        }
+        authKit = container.makeClient(for: AccountKey(namespace: "e2e", account: "alice"), strategy: strategy)
+        try await authKit.signIn(BearerTokenSet(accessToken: Self.token, expiresAt: Date().addingTimeInterval(86_400)))
+    }
+
+    /// One request by raw AsyncHTTPClient; the body's length.
+    public func sendRaw() async throws -> Int {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.headers.add(name: "Authorization", value: "Bearer \(Self.token)")
+        let response = try await raw.execute(request, timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        guard response.status == .ok else { throw EndToEndError(status: Int(response.status.code)) }
+        return body.readableBytes
+    }
+
+    /// One request through the AuthKit client; the body's length.
+    public func sendAuthKit() async throws -> Int {
+        let response = try await authKit.send(.get, url)
+        guard response.status == .ok else { throw EndToEndError(status: response.status.code) }
+        return response.body.count
+    }
+
+    /// One request through `HTTPClientTransport` alone (no middleware), the token put on by hand.
+    public func sendTransport() async throws -> Int {
+        let request = try AuthRequest(method: .get, url: url, headerFields: [.authorization: "Bearer \(Self.token)"])
+        let response = try await transport.send(request)
+        guard response.status == .ok else { throw EndToEndError(status: response.status.code) }
+        return response.body.count
+    }
+
+    public func shutdown() async throws {
+        try await raw.shutdown()
+        try await transport.shutdown()
+    }
+}
+
+/// A request that did not get its 200.
+public struct EndToEndError: Error, CustomStringConvertible {
+    public let status: Int
+    public var description: String { "the server answered \(status)" }
+}

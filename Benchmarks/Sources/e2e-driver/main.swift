@@ -1,0 +1,81 @@
+// What Benchmarks/scripts/callgrind-e2e counts: one kind of work, `count` times, so that the
+// instructions per request are the difference between two counts divided by the difference
+// between them (start-up and warm-up cancel out).
+//
+//   e2e-driver serve                    the loopback server; prints `PORT <n>`, runs until stdin closes
+//   e2e-driver raw|transport|authkit <count> <port>
+//                                       requests one after another to the server at <port>: raw
+//                                       AsyncHTTPClient, HTTPClientTransport alone, the AuthKit client
+//   e2e-driver pipeline <count>         the AuthKit client over a transport that answers at once
+//                                       with the loopback server's response (the pipeline alone)
+//   e2e-driver date <count>             HTTPDate.parse of a Date field value
+//   e2e-driver request <count>          an AuthRequest built from a URL, as send(.get, url) does
+import AuthCore
+import AuthHTTPClient
+import EndToEndSupport
+import Foundation
+
+let arguments = CommandLine.arguments.dropFirst()
+guard let mode = arguments.first else {
+    FileHandle.standardError.write(Data("usage: e2e-driver serve | <mode> <count> [port]\n".utf8))
+    exit(2)
+}
+let count = arguments.dropFirst().first.flatMap { Int($0) } ?? 0
+let port = arguments.dropFirst(2).first.flatMap { Int($0) }
+
+@inline(never) func consume<T>(_ value: T) { withExtendedLifetime(value) {} }
+
+// A synchronous main that waits for the work: with an async main, the main thread parks in
+// libdispatch's signal wait, which valgrind 3.19 crashes on.
+let finished = DispatchSemaphore(value: 0)
+Task.detached { [mode, count, port] in
+    do {
+        try await run(mode: mode, count: count, port: port)
+    } catch {
+        FileHandle.standardError.write(Data("e2e-driver \(mode): \(error)\n".utf8))
+        exit(1)
+    }
+    finished.signal()
+}
+finished.wait()
+exit(0)
+
+nonisolated func run(mode: String, count: Int, port: Int?) async throws {
+switch mode {
+case "serve":
+    let (port, task) = try await LoopbackServer.start()
+    FileHandle.standardOutput.write(Data("PORT \(port)\n".utf8))
+    _ = FileHandle.standardInput.readDataToEndOfFile()
+    task.cancel()
+case "raw", "transport", "authkit":
+    guard let port else { fatalError("\(mode) needs a port") }
+    let clients = try await EndToEndClients(port: port)
+    for _ in 0..<count {
+        switch mode {
+        case "raw": consume(try await clients.sendRaw())
+        case "transport": consume(try await clients.sendTransport())
+        default: consume(try await clients.sendAuthKit())
+        }
+    }
+    try await clients.shutdown()
+case "pipeline":
+    let url = URL(string: "http://127.0.0.1:8080/v1/me")!
+    let answer = AuthResponse(
+        head: HTTPResponse(status: .ok, headerFields: [.contentType: "application/json", .date: HTTPDate.format(Date())]),
+        body: Data(LoopbackServer.body.utf8))
+    let clients = try await EndToEndClients(url: url, transport: HTTPClientTransport()) { container in
+        container.override(TransportKey.self, with: ClosureTransport { _ in answer })
+    }
+    for _ in 0..<count { consume(try await clients.authKit.send(.get, url)) }
+    try await clients.shutdown()
+case "date":
+    let value = HTTPDate.format(Date())
+    for _ in 0..<count { consume(HTTPDate.parse(value)) }
+case "request":
+    let url = URL(string: "http://127.0.0.1:8080/v1/me")!
+    for _ in 0..<count { consume(try AuthRequest(method: .get, url: url)) }
+default:
+    FileHandle.standardError.write(Data("unknown mode \(mode)\n".utf8))
+    exit(2)
+}
+}

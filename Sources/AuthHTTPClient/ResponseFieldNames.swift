@@ -1,0 +1,33 @@
+import HTTPTypes
+
+/// Field names of AsyncHTTPClient's responses as `HTTPField.Name`s.
+///
+/// `HTTPField.Name(_:)` validates and lower-cases a copy of every name (about 400 instructions
+/// each); the names nearly every response carries are matched here in any case against
+/// constants instead, so only unusual names take that path.
+enum ResponseFieldNames {
+    static let common: [HTTPField.Name] = [
+        .contentType, .contentLength, .date, .server, .connection, .cacheControl, .eTag, .lastModified,
+        .setCookie, .location, .wwwAuthenticate, .retryAfter, .vary, .transferEncoding, .contentEncoding, .expires, .age,
+    ]
+    /// The bytes of each common name's canonical (lower-case) form.
+    private static let commonBytes: [[UInt8]] = common.map { Array($0.canonicalName.utf8) }
+
+    /// The name for `raw`, or nil when it is not a valid field name.
+    static func name(_ raw: String) -> HTTPField.Name? {
+        var text = raw
+        let index = text.withUTF8 { raw -> Int? in
+            commonBytes.firstIndex { canonical in
+                guard canonical.count == raw.count else { return false }
+                for offset in 0..<raw.count {
+                    let byte = raw[offset]
+                    // Canonical names are lower-case: a byte matches itself or its upper case.
+                    let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+                    if canonical[offset] != lower { return false }
+                }
+                return true
+            }
+        }
+        return index.map { common[$0] } ?? HTTPField.Name(raw)
+    }
+}
