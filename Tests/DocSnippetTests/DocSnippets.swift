@@ -289,8 +289,8 @@ import Testing
         let stored = try await store.get(CredentialKey(namespace: "github", account: "alice", item: "credential"))
     }
 
-    /// Sources/AuthHTTPClient/HTTPClientTransport.swift:13
-    static func AuthHTTPClient_HTTPClientTransport_13() async throws {
+    /// Sources/AuthHTTPClient/HTTPClientTransport.swift:14
+    static func AuthHTTPClient_HTTPClientTransport_14() async throws {
         try await HTTPClientTransport.withTransport { transport in
             let container = AuthContainer()
             container.useHTTPClient(transport)

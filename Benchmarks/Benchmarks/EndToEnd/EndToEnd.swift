@@ -2,8 +2,8 @@
 // `AuthContainer.makeClient` over `HTTPClientTransport`, both sending `GET /v1/me` with a bearer
 // token to a Hummingbird server on 127.0.0.1 in this process, at concurrency 1, 16 and 64.
 //
-// Each iteration sends one batch raw, then the same batch through AuthKit (so rounds alternate
-// and a load spike hits both). `paired: ratio x1000` is AuthKit's wall time ÷ raw's: at most
+// Each iteration sends one batch raw and the same batch through AuthKit, raw first in one round
+// and AuthKit first in the next (so a load spike hits both, and neither always goes second). `paired: ratio x1000` is AuthKit's wall time ÷ raw's: at most
 // 1031 means AuthKit's throughput is at least 0.97 × raw's. `CPU ratio x1000` is the same for
 // the process's CPU time (client and server: the server's share is the same in both, so this
 // understates the client's difference; Benchmarks/scripts/callgrind-e2e counts the client alone).
@@ -38,6 +38,8 @@ final class Fixture: Sendable {
 }
 
 let fixture = Mutex<Fixture?>(nil)
+/// Counts rounds, to alternate which client goes first.
+let round = Atomic<Int>(0)
 
 /// `total` requests sent by `concurrency` workers, each one after another.
 func batch(_ concurrency: Int, total: Int, _ send: @escaping @Sendable () async throws -> Int) async throws {
@@ -56,16 +58,24 @@ let benchmarks: @Sendable () -> Void = {
     for (concurrency, total) in [(1, 100), (16, 320), (64, 640)] {
         var configuration = Benchmark.Configuration.suite(.microseconds, scaling: .one, warmup: 3, maxDuration: .seconds(20), maxIterations: 60)
         configuration.metrics = Paired.metrics + [cpuRatio]
-        Benchmark("AuthKit vs raw AsyncHTTPClient, concurrency \(concurrency), \(total) GET per batch", configuration: configuration) { benchmark, fixture in
+        Benchmark("AuthKit vs raw AsyncHTTPClient, concurrency \(concurrency), \(total) GET per batch", configuration: configuration) { (benchmark: Benchmark, fixture: Fixture) in
             let clients = fixture.clients
-            let rawStart = (wall: Paired.wall(), cpu: CPUTime.now())
-            try await batch(concurrency, total: total) { try await clients.sendRaw() }
-            let raw = (wall: Paired.wall() - rawStart.wall, cpu: CPUTime.now() - rawStart.cpu)
+            // Rounds alternate which client goes first, so neither always meets a pool the other
+            // has just warmed or a core the other has just left busy.
+            let rawFirst = round.add(1, ordering: .relaxed).oldValue % 2 == 0
+            var raw = (wall: 0, cpu: 0)
+            func runRaw() async throws {
+                let start = (wall: Paired.wall(), cpu: CPUTime.now())
+                try await batch(concurrency, total: total) { try await clients.sendRaw() }
+                raw = (wall: Paired.wall() - start.wall, cpu: CPUTime.now() - start.cpu)
+            }
+            if rawFirst { try await runRaw() }
             let start = (wall: Paired.wall(), cpu: CPUTime.now())
             benchmark.startMeasurement()
             try await batch(concurrency, total: total) { try await clients.sendAuthKit() }
             benchmark.stopMeasurement()
             let authKit = (wall: Paired.wall() - start.wall, cpu: CPUTime.now() - start.cpu)
+            if !rawFirst { try await runRaw() }
             Paired.record(benchmark, subject: authKit.wall, baseline: raw.wall, cpu: authKit.cpu) { $0 }
             benchmark.measurement(cpuRatio, authKit.cpu * 1_000 / max(1, raw.cpu))
         } setup: {

@@ -27,13 +27,13 @@ public struct AccountClient<Strategy: AuthStrategy>: Sendable {
     /// Sends a request as this account.
     public nonisolated(nonsending) func send(_ request: AuthRequest) async throws -> AuthResponse { try await client.send(request) }
     /// Sends a request built from its parts as this account.
-    public nonisolated(nonsending) func send(_ method: HTTPRequest.Method, _ url: URL, headerFields: HTTPFields = [:], body: Data = Data(), options: RequestOptions = .init()) async throws -> AuthResponse {
+    public nonisolated(nonsending) func send(_ method: HTTPRequest.Method, _ url: URL, headerFields: HTTPFields = HTTPFields(), body: Data = Data(), options: RequestOptions = .init()) async throws -> AuthResponse {
         try await client.send(method, url, headerFields: headerFields, body: body, options: options)
     }
     /// Sends a request as this account and decodes a 2xx JSON body.
     public nonisolated(nonsending) func json<T: Decodable>(_ type: T.Type, _ request: AuthRequest) async throws -> T { try await client.json(type, request) }
     /// Sends a request built from its parts as this account and decodes a 2xx JSON body.
-    public nonisolated(nonsending) func json<T: Decodable>(_ type: T.Type, _ method: HTTPRequest.Method, _ url: URL, body: Data = Data(), headerFields: HTTPFields = [:]) async throws -> T {
+    public nonisolated(nonsending) func json<T: Decodable>(_ type: T.Type, _ method: HTTPRequest.Method, _ url: URL, body: Data = Data(), headerFields: HTTPFields = HTTPFields()) async throws -> T {
         try await client.json(type, method, url, body: body, headerFields: headerFields)
     }
 }

@@ -31,7 +31,7 @@ public struct AuthClient: Sendable {
     }
 
     /// Sends a request built from its parts.
-    public nonisolated(nonsending) func send(_ method: HTTPRequest.Method, _ url: URL, headerFields: HTTPFields = [:], body: Data = Data(), options: RequestOptions = .init()) async throws -> AuthResponse {
+    public nonisolated(nonsending) func send(_ method: HTTPRequest.Method, _ url: URL, headerFields: HTTPFields = HTTPFields(), body: Data = Data(), options: RequestOptions = .init()) async throws -> AuthResponse {
         try await send(AuthRequest(method: method, url: url, headerFields: headerFields, body: body, options: options))
     }
 
@@ -46,7 +46,7 @@ public struct AuthClient: Sendable {
     }
 
     /// Sends a request built from its parts and decodes a 2xx JSON body.
-    public nonisolated(nonsending) func json<T: Decodable>(_ type: T.Type, _ method: HTTPRequest.Method, _ url: URL, body: Data = Data(), headerFields: HTTPFields = [:]) async throws -> T {
+    public nonisolated(nonsending) func json<T: Decodable>(_ type: T.Type, _ method: HTTPRequest.Method, _ url: URL, body: Data = Data(), headerFields: HTTPFields = HTTPFields()) async throws -> T {
         try await json(type, AuthRequest(method: method, url: url, headerFields: headerFields, body: body))
     }
 

@@ -80,7 +80,7 @@ public struct AuthRequest: Sendable, Equatable {
     public init(
         method: HTTPRequest.Method,
         url: URL,
-        headerFields: HTTPFields = [:],
+        headerFields: HTTPFields = HTTPFields(),
         body: Data = Data(),
         options: RequestOptions = .init()
     ) throws {

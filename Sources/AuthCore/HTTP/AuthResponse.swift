@@ -19,7 +19,7 @@ public struct AuthResponse: Sendable, Equatable {
     }
 
     /// Creates a response with a status, header fields and body.
-    public init(status: HTTPResponse.Status, headerFields: HTTPFields = [:], body: Data = Data()) {
+    public init(status: HTTPResponse.Status, headerFields: HTTPFields = HTTPFields(), body: Data = Data()) {
         self.head = HTTPResponse(status: status, headerFields: headerFields)
         self.body = body
         self.status = status

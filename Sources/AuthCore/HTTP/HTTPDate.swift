@@ -110,6 +110,7 @@ public enum HTTPDate {
         }
 
         /// A four-digit year, or a two-digit one of the RFC 850 form.
+        @inline(__always)
         mutating func year_() -> Int? {
             let start = index
             guard let value = digits(min: 2, max: 4), index - start != 3 else { return nil }
@@ -118,6 +119,7 @@ public enum HTTPDate {
         }
 
         /// `hh:mm:ss` as seconds into the day.
+        @inline(__always)
         mutating func timeOfDay() -> Int? {
             guard let h = digits(min: 2, max: 2), h < 24, take(UInt8(ascii: ":")),
                   let m = digits(min: 2, max: 2), m < 60, take(UInt8(ascii: ":")),
@@ -126,6 +128,7 @@ public enum HTTPDate {
         }
 
         /// A three-letter month name, 1...12.
+        @inline(__always)
         mutating func month_() -> Int? {
             guard let range = letters(min: 3, max: 3) else { return nil }
             // The three letters, lower-cased, as one number: no allocation, no string compare.
@@ -135,6 +138,7 @@ public enum HTTPDate {
         }
 
         /// A run of `min...max` ASCII letters (stops at `max`); its range.
+        @inline(__always)
         mutating func letters(min: Int, max: Int) -> Range<Int>? {
             let start = index
             while index < bytes.count, index - start < max, (bytes[index] | 0x20) >= UInt8(ascii: "a"), (bytes[index] | 0x20) <= UInt8(ascii: "z") {
@@ -144,6 +148,7 @@ public enum HTTPDate {
         }
 
         /// A run of `min...max` decimal digits followed by a non-digit; its value.
+        @inline(__always)
         mutating func digits(min: Int, max: Int) -> Int? {
             let start = index
             var value = 0
@@ -155,12 +160,14 @@ public enum HTTPDate {
             return index - start >= min ? value : nil
         }
 
+        @inline(__always)
         mutating func take(_ byte: UInt8) -> Bool {
             guard index < bytes.count, bytes[index] == byte else { return false }
             index += 1
             return true
         }
 
+        @inline(__always)
         mutating func takeCaseInsensitive(_ word: StaticString) -> Bool {
             let count = word.utf8CodeUnitCount
             guard bytes.count - index >= count else { return false }
@@ -169,7 +176,7 @@ public enum HTTPDate {
             return true
         }
 
-        @discardableResult
+        @discardableResult @inline(__always)
         mutating func skipSpaces() -> Int {
             let start = index
             while index < bytes.count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }

@@ -7,7 +7,7 @@ import Foundation
 /// through `URLComponents` and re-serializes it (about 7,000 instructions, half the cost of
 /// building a request): the authority is host and port as written (no user info; an empty port
 /// is dropped), the target is path and query as written (no fragment), with `/` in front when the
-/// path is empty. `URLRequestPartsTests` compares the two over generated URLs.
+/// path is empty. `RequestFromURLTests` compares the two over generated URLs.
 enum URLRequestParts {
     /// The parts of `url`, or nil when it has no scheme or no authority with a host.
     static func of(_ url: URL) -> (scheme: String, authority: String, target: String)? {
