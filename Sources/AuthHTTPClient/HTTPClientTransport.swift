@@ -88,6 +88,9 @@ public final class HTTPClientTransport: Transport {
 
     /// Sends the request and reads the whole response.
     ///
+    /// A body above 256 KiB becomes `Data` without a copy, holding NIO's buffer (which may have up
+    /// to twice the body's capacity); smaller ones are copied.
+    ///
     /// The connection goes to ``AuthCore/AuthRequest/urlForTransport()``: the host and port that
     /// origin checks read, by the same parser.
     /// - Throws: `AuthError` code `.invalidRequest` when the request's target is malformed, or

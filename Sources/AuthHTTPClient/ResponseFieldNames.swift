@@ -4,9 +4,9 @@ import HTTPTypes
 ///
 /// `HTTPField.Name(_:)` validates and lower-cases a copy of every name (about 400 instructions
 /// each); the names nearly every response carries are matched here in any case against
-/// constants instead, so only unusual names take that path. A matched name keeps the
-/// constant's spelling (`content-type` for `Content-Type`); names compare without regard to case
-/// either way, as HTTP's do.
+/// constants instead, so only unusual names take that path. A matched name takes the constant's
+/// spelling as its `rawName` (`Content-Type` for a server's `content-type`); names compare
+/// without regard to case either way, as HTTP's do.
 enum ResponseFieldNames {
     static let common: [HTTPField.Name] = [
         .contentType, .contentLength, .date, .server, .connection, .cacheControl, .eTag, .lastModified,

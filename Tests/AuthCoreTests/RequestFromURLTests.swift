@@ -8,7 +8,7 @@ import Testing
 /// must give exactly what HTTPTypes' `HTTPRequest(method:url:)` gives (through `URLComponents`),
 /// and refuse exactly the URLs without a scheme or host.
 @Suite struct RequestFromURLTests {
-    static let schemes = ["http", "https", "HTTPS", "wss", "x-custom+v1"]
+    static let schemes = ["http", "https", "HTTPS", "wss", "x-custom+v1", "host/path?u=http", "1http", "a_b"]
     static let userInfo = ["", "user@", "user:pa%20ss@", "a@b@", ":@"]
     static let hosts = ["example.com", "EXAMPLE.com", "127.0.0.1", "[::1]", "[2001:db8::1]", "xn--bcher-kva.example", "a-b.c_d", "h%41st"]
     static let ports = ["", ":443", ":80", ":8080", ":", ":0"]
@@ -41,7 +41,11 @@ import Testing
     }
 
     @Test func urlsWithoutSchemeOrHostAreRefused() throws {
-        let texts = ["/path/only", "relative/path", "mailto:someone@example.com", "file:///tmp/x", "http:///no-host", "urn:isbn:0451450523", "http:opaque"]
+        let texts = [
+            "/path/only", "relative/path", "mailto:someone@example.com", "file:///tmp/x", "http:///no-host", "urn:isbn:0451450523", "http:opaque",
+            // Relative references whose path or query holds `://`: no scheme, whatever follows.
+            "api.example.com/v1/me?access_token=SECRET&cb=https://hooks.example/x", "/r?u=http://x", "a/b://c/d",
+        ]
         for text in texts {
             let url = try #require(URL(string: text), "\(text)")
             #expect(throws: AuthError.self, "\(text)") { try AuthRequest(method: .get, url: url) }

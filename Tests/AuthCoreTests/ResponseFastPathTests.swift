@@ -12,7 +12,7 @@ import Testing
     @Test func transportURLEqualsTheOneRebuiltFromTheOrigin() throws {
         var random = SeededRandom(seed: 2323)
         let schemes = ["http", "https", "ws", "wss", "HTTP", "Https", "ftp"]
-        let hosts = ["example.com", "Example.com", "API.EXAMPLE.COM", "127.0.0.1", "[::1]", "[::A]", "[2001:db8::ff]", "a_b-c.d~e", "ex%61mple.com", ""]
+        let hosts = ["example.com", "Example.com", "API.EXAMPLE.COM", "127.0.0.1", "[::1]", "[::A]", "[2001:db8::ff]", "[1.2.3.4]", "[beef]", "a_b-c.d~e", "ex%61mple.com", ""]
         let ports = ["", ":80", ":443", ":8080", ":08080", ":0", ":00", ":65535", ":65536", ":", ":1x"]
         for _ in 0..<2_000 {
             let scheme = schemes.randomElement(using: &random)!

@@ -53,14 +53,19 @@ import Testing
         #expect(request.head.headerFields[HTTPMessageSigner.signatureInputField] == nil)
     }
 
-    /// A component listed twice, a label that is not a key and an empty key id are refused
-    /// whenever the signer is used.
+    /// A component listed twice, a label that is not a key, an empty key id and a validity that
+    /// is not a number of seconds an `expires` can hold are refused (not a trap) whenever the
+    /// signer is used.
     @Test func anInvalidConfigurationIsRefusedOnEveryUse() async throws {
         let repeated = HTTPMessageSigner(keyID: "k1", key: Self.key, components: [.method, .path, .method])
         let repeatedError = #expect(throws: MessageSignatureError.self) { try repeated.signature(for: try Self.request(), at: Self.date) }
         #expect(repeatedError?.message.contains("listed twice") == true)
         for signer in [HTTPMessageSigner(label: "Sig", keyID: "k1", key: Self.key, components: [.method]),
-                       HTTPMessageSigner(keyID: "", key: Self.key, components: [.method])] {
+                       HTTPMessageSigner(keyID: "", key: Self.key, components: [.method]),
+                       HTTPMessageSigner(keyID: "k1", key: Self.key, components: [.method], validity: .infinity),
+                       HTTPMessageSigner(keyID: "k1", key: Self.key, components: [.method], validity: .nan),
+                       HTTPMessageSigner(keyID: "k1", key: Self.key, components: [.method], validity: 1e300),
+                       HTTPMessageSigner(keyID: "k1", key: Self.key, components: [.method], validity: -5)] {
             for _ in 0..<2 {
                 let error = #expect(throws: SigningError.self) { try signer.signature(for: try Self.request(), at: Self.date) }
                 #expect(error?.code == .invalidConfiguration)

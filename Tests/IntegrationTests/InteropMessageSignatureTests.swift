@@ -164,7 +164,7 @@ struct InteropMessageSignatureTests {
         let parameters = Set(testCase.components.flatMap { $0.parameters.entries.map(\.key) })
         let checks: [(String, Bool)] = [
             ("a field on two lines", covered.contains("x-multi")),
-            ("spaces inside a field value", fields.contains { $0.value.contains("  ") || $0.value.contains("\t") }),
+            ("spaces inside a field value", fields.contains { covered.contains($0.name.canonicalName) && ($0.value.contains("  ") || $0.value.contains("\t")) }),
             ("an empty field", covered.contains("x-empty")),
             (";sf", parameters.contains("sf")),
             (";key", parameters.contains("key")),

@@ -45,7 +45,13 @@ switch mode {
 case "serve":
     let (port, task) = try await LoopbackServer.start()
     FileHandle.standardOutput.write(Data("PORT \(port)\n".utf8))
-    _ = FileHandle.standardInput.readDataToEndOfFile()
+    // Wait for the end of input on a thread of its own, not on one of the few pool threads.
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        Thread {
+            _ = FileHandle.standardInput.readDataToEndOfFile()
+            done.resume()
+        }.start()
+    }
     task.cancel()
 case "raw", "transport", "authkit":
     guard let port else { fatalError("\(mode) needs a port") }

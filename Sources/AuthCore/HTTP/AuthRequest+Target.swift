@@ -55,6 +55,8 @@ extension AuthRequest {
         return authority.withUTF8 { bytes in
             guard let parsed = Authority(bytes) else { return false }
             guard !bytes[parsed.host].contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return false }
+            // A bracketed host is written bracketed again only when it holds a `:` (IPv6).
+            if bytes[0] == UInt8(ascii: "["), !bytes[parsed.host].contains(UInt8(ascii: ":")) { return false }
             guard let port = parsed.port else { return true }
             guard port != defaultPort, let colon = bytes.lastIndex(of: UInt8(ascii: ":")) else { return false }
             return bytes[colon + 1] != UInt8(ascii: "0") || colon + 2 == bytes.count

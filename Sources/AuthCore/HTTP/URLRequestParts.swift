@@ -16,7 +16,7 @@ enum URLRequestParts {
     }
 
     private static func parts(of bytes: UnsafeBufferPointer<UInt8>) -> (scheme: String, authority: String, target: String)? {
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0,
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), isScheme(UnsafeBufferPointer(rebasing: bytes[..<colon])),
               bytes.count >= colon + 3, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") else { return nil }
         let authorityStart = colon + 3
         var authorityEnd = authorityStart
@@ -45,5 +45,20 @@ enum URLRequestParts {
             target = String(decoding: UnsafeBufferPointer(rebasing: bytes[authorityEnd..<targetEnd]), as: UTF8.self)
         }
         return (scheme, authority, target)
+    }
+
+    /// Whether `bytes` is a scheme (RFC 3986 §3.1: a letter, then letters, digits, `+`, `-`,
+    /// `.`), so that a relative reference such as `host/path?next=https://x` is not read as one.
+    private static func isScheme(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first, (first | 0x20) >= UInt8(ascii: "a"), (first | 0x20) <= UInt8(ascii: "z") else { return false }
+        return bytes.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                true
+            default:
+                false
+            }
+        }
     }
 }

@@ -297,7 +297,8 @@ public actor AccountSession<Strategy: AuthStrategy> {
 
     /// Records the server's `Date` field of a response to estimate clock skew. The field is
     /// parsed only when it differs from the last one seen: a server's clock moves once a second,
-    /// and a busy client reads the same value many times.
+    /// and a busy client reads the same value many times. The estimate therefore comes from the
+    /// first response of each server second, which the field's one-second resolution allows.
     public nonisolated func observeServerDateField(_ value: String) {
         let isNew = lastDateField.withLock { last in
             guard last != value else { return false }

@@ -52,7 +52,7 @@ public struct HTTPMessageSigner: RequestSigner, CustomStringConvertible, CustomR
     ///   - key: The signing key; it decides the algorithm.
     ///   - components: What the signature covers.
     ///   - includesAlgorithm: Whether to send `alg`.
-    ///   - validity: Seconds until `expires`, or `nil`.
+    ///   - validity: Seconds until `expires` (0 to ``maximumValidity``), or `nil`.
     ///   - tag: The `tag` parameter, or `nil`.
     ///   - contentDigest: Algorithms for `Content-Digest`; add `.header("content-digest")` to
     ///     `components` to cover it.
@@ -86,10 +86,15 @@ public struct HTTPMessageSigner: RequestSigner, CustomStringConvertible, CustomR
             configurationProblem = .invalidConfiguration("the signature label must be a lower-case structured field key")
         } else if keyID.isEmpty || !StructuredField.isValidString(keyID) || !(tag.map(StructuredField.isValidString) ?? true) {
             configurationProblem = .invalidConfiguration("the key id and tag must be non-empty printable ASCII")
+        } else if let validity, !(validity.isFinite && validity >= 0 && validity <= Self.maximumValidity) {
+            configurationProblem = .invalidConfiguration("the validity must be between 0 and \(Int(Self.maximumValidity)) seconds")
         } else {
             configurationProblem = nil
         }
     }
+
+    /// The longest validity a signer accepts: ten years, in seconds.
+    public static let maximumValidity: TimeInterval = 315_576_000
 
     /// `Signature-Input`, `Signature`, and `Content-Digest` when this signer makes it.
     public var signatureFieldNames: [HTTPField.Name] {

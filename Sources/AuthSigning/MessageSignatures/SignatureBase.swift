@@ -19,7 +19,8 @@ public enum SignatureBase {
 
     /// The signature base for `components` of `message` with signature `parameters`.
     /// - Parameter structuredFields: The structured fields `;sf` and `;key` may name, by type.
-    /// - Throws: ``MessageSignatureError`` when a component is missing, repeated or unsupported.
+    /// - Throws: ``MessageSignatureError`` when a component is missing, repeated or unsupported;
+    ///   a component listed twice is reported before the message is read.
     public static func make(
         for message: Message,
         covering components: [ComponentIdentifier],
