@@ -64,7 +64,7 @@ public actor AccountSession<Strategy: AuthStrategy> {
     private nonisolated let shared = Mutex(SharedState())
     /// The last `Date` field seen (``observeServerDateField(_:)``); a concrete type, so reading it
     /// needs no generic metadata.
-    private nonisolated let lastDateField = Mutex<String?>(nil)
+    nonisolated let lastDateField = Mutex<String?>(nil)
 
     private struct SharedState: Sendable {
         var ready: Published?
@@ -293,20 +293,6 @@ public actor AccountSession<Strategy: AuthStrategy> {
     private func isDue(_ credential: Strategy.Value) -> Bool {
         let leeway = credential == current ? policy.leeway(expiresAt: credential.expiresAt, obtainedAt: obtainedAt) : policy.leeway
         return strategy.needsRenewal(credential, now: serverNow, leeway: leeway)
-    }
-
-    /// Records the server's `Date` field of a response to estimate clock skew. The field is
-    /// parsed only when it differs from the last one seen: a server's clock moves once a second,
-    /// and a busy client reads the same value many times. The estimate therefore comes from the
-    /// first response of each server second, which the field's one-second resolution allows.
-    public nonisolated func observeServerDateField(_ value: String) {
-        let isNew = lastDateField.withLock { last in
-            guard last != value else { return false }
-            last = value
-            return true
-        }
-        guard isNew, let date = HTTPDate.parse(value) else { return }
-        observeServerDate(date, receivedAt: clock.now())
     }
 
     /// Records the server's `Date` header to estimate clock skew.
