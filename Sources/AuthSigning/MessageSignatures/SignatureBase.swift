@@ -71,32 +71,32 @@ public enum SignatureBase {
         guard !binary || (!structured && member == nil) else {
             throw MessageSignatureError(code: .invalidComponent, message: "\(component) combines ;bs with ;sf or ;key (RFC 9421 §2.1)")
         }
-        let values: [String]
+        let fields: HTTPFields
         switch message {
-        case .request(let request): values = request.headerFields[values: name]
-        case .response(let response, _): values = response.headerFields[values: name]
+        case .request(let request): fields = request.headerFields
+        case .response(let response, _): fields = response.headerFields
         }
-        guard !values.isEmpty else {
-            throw MessageSignatureError(code: .componentNotFound, message: "the message has no \(component.name) field")
-        }
-        let trimmed = values.map { String(Substring($0).trimmingSpaces()) }
         if binary {
-            return trimmed.map { StructuredField.BareItem.byteSequence(Data($0.utf8)).serialized }.joined(separator: ", ")
+            let lines = fields[values: name]
+            guard !lines.isEmpty else { throw SignatureBasePlan.missingField(name) }
+            return lines.map { StructuredField.BareItem.byteSequence(Data(Substring($0).trimmingSpaces().utf8)).serialized }.joined(separator: ", ")
         }
+        var joined = ""
+        try SignatureBasePlan.appendFieldValue(name, of: fields, to: &joined)
         if let member {
-            return try dictionaryMember(member, of: trimmed.joined(separator: ", "), component: component)
+            return try dictionaryMember(member, of: joined, component: component)
         }
         if structured {
             guard let kind = structuredFields[component.name] else {
                 throw MessageSignatureError(code: .invalidComponent, message: "\(component): the field is not known to be a structured field")
             }
             do {
-                return try kind.reserialize(trimmed.joined(separator: ", "))
+                return try kind.reserialize(joined)
             } catch {
                 throw MessageSignatureError(code: .invalidComponent, message: "\(component): the field is not a valid structured \(kind)", underlying: error)
             }
         }
-        return trimmed.joined(separator: ", ")
+        return joined
     }
 
     /// The serialized member `key` of a dictionary field (`;key`, RFC 9421 §2.1.2).

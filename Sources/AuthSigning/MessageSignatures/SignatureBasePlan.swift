@@ -75,9 +75,9 @@ struct SignatureBasePlan: Sendable {
             base += line.prefix
             switch (line.source, message) {
             case (.field(let name), .request(let request)):
-                try Self.append(name, of: request.headerFields, to: &base)
+                try Self.appendFieldValue(name, of: request.headerFields, to: &base)
             case (.field(let name), .response(let response, _)):
-                try Self.append(name, of: response.headerFields, to: &base)
+                try Self.appendFieldValue(name, of: response.headerFields, to: &base)
             case (.derived, .request(let request)):
                 base += try DerivedComponents.value(line.component, parameters: [], request: request)
             default:
@@ -91,16 +91,19 @@ struct SignatureBasePlan: Sendable {
     }
 
     /// Appends the values of the field `name`, each trimmed of spaces, joined by `, `
-    /// (RFC 9421 §2.1).
-    private static func append(_ name: HTTPField.Name, of fields: HTTPFields, to base: inout String) throws(MessageSignatureError) {
+    /// (RFC 9421 §2.1): the value of a field component, here and in ``SignatureBase``.
+    static func appendFieldValue(_ name: HTTPField.Name, of fields: HTTPFields, to base: inout String) throws(MessageSignatureError) {
         var found = false
         for field in fields where field.name == name {
             if found { base += ", " }
             base += Substring(field.value).trimmingSpaces()
             found = true
         }
-        guard found else {
-            throw MessageSignatureError(code: .componentNotFound, message: "the message has no \(name.canonicalName) field")
-        }
+        guard found else { throw missingField(name) }
+    }
+
+    /// The error for a covered field the message does not have.
+    static func missingField(_ name: HTTPField.Name) -> MessageSignatureError {
+        MessageSignatureError(code: .componentNotFound, message: "the message has no \(name.canonicalName) field")
     }
 }
