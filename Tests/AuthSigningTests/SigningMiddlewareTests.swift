@@ -17,7 +17,7 @@ import Testing
             let attempt = seen.withLock { $0.append(request); return $0.count }
             return AuthResponse(status: attempt == 1 ? .serviceUnavailable : .ok)
         }
-        let middleware = SigningMiddleware(signer: HMACRequestSigner(keyID: "client-1", key: key), now: clock.closure)
+        let middleware = SigningMiddleware(signer: HMACRequestSigner(keyID: "client-1", key: key), allowedHosts: AllowedHosts(["api.example.com"]), now: clock.closure)
         // A tiny retry loop outside the signing middleware, as the real retry middleware sits.
         let request = try AuthRequest(method: .get, url: #require(URL(string: "https://api.example.com/items")))
         var response = try await middleware.intercept(request, next: { try await transport.send($0) })
@@ -44,7 +44,7 @@ import Testing
         let key = SymmetricKey(data: Data("another-test-key-0123456789abcdef".utf8))
         let signer = HTTPMessageSigner(keyID: "k", key: .hmacSHA256(key), components: [.method, .targetURI, .header("content-digest")], contentDigest: [.sha256])
         let clock = ManualClock(Date(timeIntervalSince1970: 1_700_000_000))
-        let middleware = SigningMiddleware(signer: signer, now: clock.closure)
+        let middleware = SigningMiddleware(signer: signer, allowedHosts: AllowedHosts(["api.example.com"]), now: clock.closure)
         let captured = Mutex<AuthRequest?>(nil)
         var request = try AuthRequest(method: .post, url: #require(URL(string: "https://api.example.com/a")), body: Data("one".utf8))
         _ = try await middleware.intercept(request) { hop in captured.withLock { $0 = hop }; return AuthResponse(status: .ok) }

@@ -112,8 +112,8 @@ import Testing
         suffixes.registrableDomain(for: "www.ck")             // "www.ck" (rule !www.ck)
     }
 
-    /// Sources/AuthCookie/Middleware/CookieMiddleware.swift:19
-    static func AuthCookie_Middleware_CookieMiddleware_19() async throws {
+    /// Sources/AuthCookie/Middleware/CookieMiddleware.swift:24
+    static func AuthCookie_Middleware_CookieMiddleware_24() async throws {
         let jar = CookieJar()
         let cookies = CookieMiddleware(jar: jar, store: CookieJarStore(store: store, account: alice))
         let response = try await cookies.intercept(request, next: transport.send)
@@ -231,6 +231,29 @@ import Testing
                 return try await next(request)
             }
         }
+    }
+
+    /// Sources/AuthCore/Middleware/CredentialScope.swift:18
+    static func AuthCore_Middleware_CredentialScope_18() async throws {
+        struct TenantKey: Middleware {
+            let key: String
+            let scope: CredentialScope
+            nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
+                guard scope.admits(request, credential: "header x-tenant-key") else { return try await next(request) }
+                var request = request
+                request.head.headerFields[HTTPField.Name("X-Tenant-Key")!] = key
+                request.markSecret(header: "x-tenant-key")
+                return try await next(request)
+            }
+        }
+    }
+
+    /// Sources/AuthCore/Middleware/HeadersMiddleware.swift:12
+    static func AuthCore_Middleware_HeadersMiddleware_12() async throws {
+        let headers = HeadersMiddleware(
+            [.userAgent: "MyApp/1", HTTPField.Name("X-Service-Token")!: token],
+            secretFields: SecretFields(headers: ["X-Service-Token"]),
+            secretScope: CredentialScope(allowedHosts: AllowedHosts(["api.example.com"])))
     }
 
     /// Sources/AuthCore/Renewal/RenewalCoordinator.swift:7
@@ -504,7 +527,7 @@ import Testing
     /// Sources/AuthSigning/HMAC/HMACRequestSigner.swift:11
     static func AuthSigning_HMAC_HMACRequestSigner_11() async throws {
         let signer = HMACRequestSigner(keyID: "client-1", key: SymmetricKey(data: sharedSecret))
-        let middleware = SigningMiddleware(signer: signer)
+        let middleware = SigningMiddleware(signer: signer, allowedHosts: AllowedHosts(["api.example.com"]))
     }
 
     /// Sources/AuthSigning/HMAC/HMACRequestVerifier.swift:12
@@ -593,11 +616,11 @@ import Testing
         try await signer.sign(&request, at: Date())
     }
 
-    /// Sources/AuthSigning/Signing/AuthContainer+Signing.swift:13
-    static func AuthSigning_Signing_AuthContainer_Signing_13() async throws {
+    /// Sources/AuthSigning/Signing/AuthContainer+Signing.swift:15
+    static func AuthSigning_Signing_AuthContainer_Signing_15() async throws {
         let container = AuthContainer()
         container.useHTTPClient(transport)
-        container.useRequestSigner(HMACRequestSigner(keyID: "client-1", key: key))
+        container.useRequestSigner(HMACRequestSigner(keyID: "client-1", key: key), allowedHosts: AllowedHosts(["api.example.com"]))
         let client = container.makeClient(for: account, strategy: strategy)
     }
 
@@ -608,9 +631,10 @@ import Testing
         try await signer.sign(&request, at: Date())
     }
 
-    /// Sources/AuthSigning/Signing/SigningMiddleware.swift:12
-    static func AuthSigning_Signing_SigningMiddleware_12() async throws {
-        let middlewares: [any Middleware] = [retry, authentication, SigningMiddleware(signer: signer)]
+    /// Sources/AuthSigning/Signing/SigningMiddleware.swift:20
+    static func AuthSigning_Signing_SigningMiddleware_20() async throws {
+        let signing = SigningMiddleware(signer: signer, allowedHosts: AllowedHosts(["api.example.com"]))
+        let middlewares: [any Middleware] = [retry, authentication, signing]
     }
 
     /// Sources/AuthSigning/StructuredFields/StructuredField.swift:6
@@ -679,7 +703,7 @@ import Testing
     /// Sources/AuthTestServer/Routes/SignedTestKeys.swift:11
     static func AuthTestServer_Routes_SignedTestKeys_11() async throws {
         let signer = HMACRequestSigner(keyID: SignedTestKeys.hmacKeyID, key: SignedTestKeys.hmacSecret)
-        container.useRequestSigner(signer)
+        container.useRequestSigner(signer, allowedHosts: AllowedHosts(origin: server.baseURL))
         let response = try await client.send(.get, server.baseURL.appending(path: "signed/hmac/items"))
     }
 

@@ -49,7 +49,7 @@ extension SecretExhibit {
         let signature = try #require(request.head.headerFields[HTTPField.Name("X-Signature")!])
         var list = [
             SecretExhibit(signer, [m], raw: [Array(keyData)]),
-            SecretExhibit(SigningMiddleware(signer: signer), [m], raw: [Array(keyData)]),
+            SecretExhibit(SigningMiddleware(signer: signer, allowedHosts: AllowedHosts(["api.example.com"])), [m], raw: [Array(keyData)]),
             SecretExhibit(request, [m, signature], name: "AuthRequest (HMAC-signed)"),
         ]
         let verifier = HMACRequestVerifier(now: { date }) { _ in SymmetricKey(data: Data("another key".utf8)) }

@@ -208,7 +208,7 @@ enum SigningFixture {
     static func client(_ h: Harness, signer: any RequestSigner, container: AuthContainer? = nil) -> AccountClient<APIKeyHeaderStrategy> {
         let container = container ?? h.container()
         let clock = h.server.clock
-        container.useRequestSigner(signer, now: { clock.now() })
+        container.useRequestSigner(signer, allowedHosts: h.hosts, now: { clock.now() })
         return container.makeClient(for: AccountKey(namespace: "signing", account: "service"), strategy: APIKeyHeaderStrategy(allowedHosts: AllowedHosts([])))
     }
 }

@@ -51,8 +51,8 @@ extension AuthContainer {
         guard !self[ResponseCacheInstalledKey.self] else { return }
         override(ResponseCacheInstalledKey.self, with: true)
         var plugins = self[PluginMiddlewaresKey.self]
-        plugins.outer.append { container, account in
-            CacheMiddleware(cache: container[ResponseCacheKey.self], account: account, clock: container[ClockKey.self])
+        plugins.outer.append { context in
+            CacheMiddleware(cache: context.container[ResponseCacheKey.self], account: context.account, clock: context.container[ClockKey.self])
         }
         override(PluginMiddlewaresKey.self, with: plugins)
     }

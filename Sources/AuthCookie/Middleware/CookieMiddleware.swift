@@ -10,6 +10,11 @@ import HTTPTypes
 /// redirect middleware: each redirect hop then passes through it separately, gets the cookies of
 /// its own origin, and its `Set-Cookie` fields are stored for its own origin.
 ///
+/// Which cookies a hop gets is RFC 6265's rule, not an origin's: a cookie is scoped by host
+/// (and `Domain`), path and `Secure`, never by port (§8.5), so a cookie of `127.0.0.1:8080` also
+/// goes to `127.0.0.1:9090`, as in every browser. Another host (`127.0.0.2`, `localhost`) gets
+/// none of it. Keep sessions that must not meet on distinct host names.
+///
 /// A `Cookie` header the caller set is kept: the jar's cookies are appended to it, except those
 /// whose name the caller's header already has (the caller's value wins).
 ///

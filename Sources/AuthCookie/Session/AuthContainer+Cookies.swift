@@ -83,9 +83,9 @@ extension AuthContainer {
         }
         guard self[CookieMiddlewareInstalledKey.self].setFirstTime() else { return }
         var plugins = self[PluginMiddlewaresKey.self]
-        plugins.inner.append { container, account in
-            let jars = container[CookieJarsKey.self]
-            return CookieMiddleware(jar: jars.jar(for: account), store: jars.jarStore(for: account, in: container[CredentialStoreKey.self]))
+        plugins.inner.append { context in
+            let jars = context.container[CookieJarsKey.self]
+            return CookieMiddleware(jar: jars.jar(for: context.account), store: jars.jarStore(for: context.account, in: context.container[CredentialStoreKey.self]))
         }
         override(PluginMiddlewaresKey.self, with: plugins)
     }

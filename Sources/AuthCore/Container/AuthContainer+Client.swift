@@ -13,16 +13,17 @@ extension AuthContainer {
         let clock = self[ClockKey.self]
         let plugins = self[PluginMiddlewaresKey.self]
         let secrets = self[SecretFieldsKey.self]
-        var middlewares: [any Middleware] = plugins.outer.map { $0(self, account) }
+        let context = PluginContext(container: self, account: account, allowedHosts: strategy.allowedHosts)
+        var middlewares: [any Middleware] = plugins.outer.map { $0(context) }
         middlewares += [
             RedirectMiddleware(secretFields: secrets),
             RetryMiddleware(policy: self[RetryPolicyKey.self], clock: clock),
             RateLimitObserver(events: self[AuthEventsKey.self], account: account, clock: clock),
         ]
         let headers = self[DefaultHeadersKey.self]
-        if !headers.isEmpty { middlewares.append(HeadersMiddleware(headers)) }
+        if !headers.isEmpty { middlewares.append(HeadersMiddleware(headers, secretFields: secrets, secretScope: context.credentialScope)) }
         middlewares.append(AuthenticationMiddleware(session: session))
-        middlewares += plugins.inner.map { $0(self, account) }
+        middlewares += plugins.inner.map { $0(context) }
         if let timeout = self[RequestTimeoutKey.self] { middlewares.append(TimeoutMiddleware(timeout: timeout, clock: clock)) }
         middlewares.append(LoggingMiddleware(logger: self[LoggerKey.self], secretFields: secrets))
         return AccountClient(session: session, client: AuthClient(transport: self[TransportKey.self], middlewares: middlewares))
@@ -30,13 +31,17 @@ extension AuthContainer {
 
     /// A client with the container's transport, retry, redirect and logging but no account,
     /// for sign-in calls and public endpoints.
+    ///
+    /// It has no credential and no origin of its own, so a default header under a secret name
+    /// is not sent through it (a secret a caller puts on a request still goes to that request's
+    /// origin, and is dropped on a redirect to another).
     public func makePublicClient() -> AuthClient {
         let clock = self[ClockKey.self]
         let secrets = self[SecretFieldsKey.self]
         return AuthClient(transport: self[TransportKey.self], middlewares: [
             RedirectMiddleware(secretFields: secrets),
             RetryMiddleware(policy: self[RetryPolicyKey.self], clock: clock),
-            HeadersMiddleware(self[DefaultHeadersKey.self]),
+            HeadersMiddleware(self[DefaultHeadersKey.self], secretFields: secrets, secretScope: CredentialScope(allowedHosts: AllowedHosts([]), events: self[AuthEventsKey.self])),
             LoggingMiddleware(logger: self[LoggerKey.self], secretFields: secrets),
         ])
     }

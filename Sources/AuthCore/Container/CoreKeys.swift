@@ -68,7 +68,9 @@ public enum RequestTimeoutKey: AuthContainerKey {
     public static func makeDefault(_ container: AuthContainer) -> Duration? { nil }
 }
 
-/// Header fields added to every request, such as a `User-Agent`.
+/// Header fields added to every request, such as a `User-Agent`. A field under a secret name
+/// (``SecretFields/standard`` or `container.markSecret(_:)`) goes only to the origins of the
+/// account client's strategy, and never through a public client (see ``HeadersMiddleware``).
 public enum DefaultHeadersKey: AuthContainerKey {
     /// None.
     public static func makeDefault(_ container: AuthContainer) -> HTTPFields { [:] }
@@ -103,14 +105,31 @@ public enum RenewalCoordinatorKey: AuthContainerKey {
 /// `outer` ones run before redirects are followed (a response cache); `inner` ones run after
 /// authentication, just before the transport, once per hop and attempt (cookies, signing).
 public struct PluginMiddlewares: Sendable {
-    /// Builds a middleware for an account.
-    public typealias Factory = @Sendable (AuthContainer, AccountKey) -> any Middleware
+    /// Builds a middleware for the client described by the context.
+    public typealias Factory = @Sendable (PluginContext) -> any Middleware
     /// Outermost middlewares, in order.
     public var outer: [Factory] = []
     /// Innermost middlewares, in order.
     public var inner: [Factory] = []
     /// None.
     public init() {}
+}
+
+/// What a plug-in middleware factory knows about the client it builds a middleware for.
+public struct PluginContext: Sendable {
+    /// The container building the client.
+    public let container: AuthContainer
+    /// The account the client acts as.
+    public let account: AccountKey
+    /// The origins the client's credential may go to (its strategy's hosts): the default
+    /// ``CredentialScope`` of a plug-in that puts a secret of its own on requests.
+    public let allowedHosts: AllowedHosts
+
+    /// The scope of a secret that belongs to this client's account: its hosts, its account,
+    /// the container's events.
+    public var credentialScope: CredentialScope {
+        CredentialScope(allowedHosts: allowedHosts, account: account, events: container[AuthEventsKey.self])
+    }
 }
 
 /// The plug-in middlewares of ``PluginMiddlewares``.

@@ -24,6 +24,9 @@ public enum AuthEvent: Sendable, Equatable, CustomStringConvertible {
     /// A renewal has waited this long for another process's refresh lock (emitted once per
     /// renewal, after about a second).
     case waitingForRefreshLock(AccountKey, waited: Duration)
+    /// A credential was not put on a request to an origin its configuration does not allow
+    /// (a redirect to another origin, or a request sent there directly).
+    case credentialWithheld(CredentialWithheld)
 
     /// A one-line summary, free of secrets.
     public var description: String {
@@ -38,6 +41,7 @@ public enum AuthEvent: Sendable, Equatable, CustomStringConvertible {
         case .storeUnavailable(let a, let reason): "storeUnavailable(\(a.map(\.description) ?? "-")): \(reason)"
         case .persistFailed(let a, let reason): "persistFailed(\(a)): \(reason)"
         case .waitingForRefreshLock(let a, let waited): "waitingForRefreshLock(\(a)): \(waited)"
+        case .credentialWithheld(let withheld): "credentialWithheld(\(withheld.account.map(\.description) ?? "-")): \(withheld)"
         }
     }
 
@@ -49,6 +53,7 @@ public enum AuthEvent: Sendable, Equatable, CustomStringConvertible {
             a
         case .storeUnavailable(let a, _): a
         case .rateLimited(let info): info.account
+        case .credentialWithheld(let withheld): withheld.account
         }
     }
 }

@@ -4,7 +4,8 @@ import HTTPTypes
 /// Puts the account's credential on requests to allowed hosts, renewing it when due and once
 /// more when the server rejects it.
 ///
-/// Requests to hosts the strategy does not allow pass through untouched. When a response is an
+/// Requests to origins the strategy does not allow pass through untouched, and the account's
+/// events report ``AuthEvent/credentialWithheld(_:)`` (see ``CredentialScope``). When a response is an
 /// authentication failure, the request is sent once more with a newer credential: the current
 /// one if another request already renewed it, or a renewed one (one renewal for all concurrent
 /// requests, see ``AccountSession``). A failure the strategy says no renewal can fix, and a
@@ -13,13 +14,14 @@ import HTTPTypes
 public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
     /// The account's session.
     public let session: AccountSession<Strategy>
-    /// The strategy's hosts, copied out so the per-request check touches no generic value.
-    private let allowedHosts: AllowedHosts
+    /// The strategy's hosts and the account's events, copied out so the per-request check
+    /// touches no generic value.
+    private let scope: CredentialScope
 
     /// Creates the middleware for one account.
     public init(session: AccountSession<Strategy>) {
         self.session = session
-        self.allowedHosts = session.strategy.allowedHosts
+        self.scope = CredentialScope(allowedHosts: session.strategy.allowedHosts, account: session.account, events: session.events)
     }
 
     /// Authorizes, sends, and on an authentication failure renews and retries once.
@@ -28,7 +30,7 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
     /// strategy is a synchronous call: this runs unspecialized (through `any Middleware`), where a
     /// value of a generic type kept across an `await` costs a task allocation per request.
     public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
-        guard allowedHosts.allows(request) else { return try await next(request) }
+        guard scope.admits(request, credential: "\(Strategy.Value.self)") else { return try await next(request) }
         let credential: AccountSession<Strategy>.Published
         if let ready = session.readyCredential() {
             credential = ready

@@ -2,36 +2,80 @@ public import HTTPTypes
 
 /// Adds header fields to every request: static values, and values computed per request (such
 /// as a per-account device id). Fields the request already has are kept.
+///
+/// A field under a secret name (``SecretFields/standard``, such as `Authorization` or
+/// `X-API-Key`, or a name in `secretFields`) is a credential: it is added only to requests whose
+/// origin `secretScope` allows, on the first request and on every redirect hop, and marked on
+/// the request so that a redirect to another origin drops it. For any other origin it is left
+/// out and ``AuthEvent/credentialWithheld(_:)`` reports it. Other fields go to every request.
+///
+/// ```swift
+/// let headers = HeadersMiddleware(
+///     [.userAgent: "MyApp/1", HTTPField.Name("X-Service-Token")!: token],
+///     secretFields: SecretFields(headers: ["X-Service-Token"]),
+///     secretScope: CredentialScope(allowedHosts: AllowedHosts(["api.example.com"])))
+/// ```
 public struct HeadersMiddleware: Middleware, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    private let fields: HTTPFields
+    private let plain: HTTPFields
+    private let secret: HTTPFields
     private let dynamic: (@Sendable (AuthRequest) async throws -> HTTPFields)?
+    /// Every name whose value is a secret: the standard ones and those given.
+    private let secretNames: SecretFields
+    private let secretScope: CredentialScope
 
     /// Creates the middleware.
     /// - Parameters:
-    ///   - fields: Added to every request.
-    ///   - dynamic: Computed for each request and added too.
-    public init(_ fields: HTTPFields = [:], dynamic: (@Sendable (AuthRequest) async throws -> HTTPFields)? = nil) {
-        self.fields = fields
+    ///   - fields: Added to every request (those under a secret name only where `secretScope`
+    ///     allows).
+    ///   - secretFields: Names whose values are secrets, besides ``SecretFields/standard``.
+    ///   - secretScope: The origins secret values may go to; by default none, so that a secret
+    ///     is never sent to an origin nobody chose for it.
+    ///   - dynamic: Computed for each request and added too, under the same rule.
+    public init(
+        _ fields: HTTPFields = [:],
+        secretFields: SecretFields = SecretFields(),
+        secretScope: CredentialScope = CredentialScope(allowedHosts: AllowedHosts([])),
+        dynamic: (@Sendable (AuthRequest) async throws -> HTTPFields)? = nil
+    ) {
+        let names = SecretFields.standard.union(secretFields)
+        self.plain = HTTPFields(fields.filter { !names.containsHeader($0.name.canonicalName) })
+        self.secret = HTTPFields(fields.filter { names.containsHeader($0.name.canonicalName) })
+        self.secretNames = names
+        self.secretScope = secretScope
         self.dynamic = dynamic
     }
 
     /// Adds the fields the request lacks.
     public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
         var request = request
-        add(fields, to: &request)
-        if let dynamic { add(try await dynamic(request), to: &request) }
+        add(plain, to: &request)
+        if !secret.isEmpty { addSecrets(secret, to: &request) }
+        if let dynamic {
+            let fields = try await dynamic(request)
+            add(HTTPFields(fields.filter { !secretNames.containsHeader($0.name.canonicalName) }), to: &request)
+            let secrets = HTTPFields(fields.filter { secretNames.containsHeader($0.name.canonicalName) })
+            if !secrets.isEmpty { addSecrets(secrets, to: &request) }
+        }
         return try await next(request)
     }
 
     /// The names of the fields it adds, never their values (a static value may be a key).
     public var description: String {
-        "HeadersMiddleware(fields: [\(fields.map(\.name.rawName).joined(separator: ", "))]\(dynamic == nil ? "" : ", dynamic"))"
+        let names = (plain.map(\.name.rawName) + secret.map(\.name.rawName)).joined(separator: ", ")
+        return "HeadersMiddleware(fields: [\(names)]\(dynamic == nil ? "" : ", dynamic"))"
     }
     /// The same as ``description``.
     public var debugDescription: String { description }
     /// The field names only.
     public var customMirror: Mirror {
-        Mirror(self, children: ["fields": fields.map(\.name.rawName), "dynamic": dynamic != nil], displayStyle: .struct)
+        Mirror(self, children: ["fields": plain.map(\.name.rawName), "secretFields": secret.map(\.name.rawName), "dynamic": dynamic != nil], displayStyle: .struct)
+    }
+
+    private func addSecrets(_ fields: HTTPFields, to request: inout AuthRequest) {
+        let names = fields.map(\.name.canonicalName)
+        guard secretScope.admits(request, credential: "header \(names.joined(separator: ", "))") else { return }
+        add(fields, to: &request)
+        for name in names { request.markSecret(header: name) }
     }
 
     private func add(_ fields: HTTPFields, to request: inout AuthRequest) {

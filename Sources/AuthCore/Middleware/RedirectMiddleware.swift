@@ -5,8 +5,11 @@ public import HTTPTypes
 ///
 /// 303 becomes GET (and 301/302 after a POST, as browsers do), dropping the body. On a hop to
 /// another origin, or from https to http, credentials are stripped: every field and query item
-/// of ``SecretFields/standard``, of the names given here, and of the names the request marks. The authentication middleware runs inside this one, so each hop is authorized
-/// again only if its host is allowed.
+/// of ``SecretFields/standard``, of the names given here, and of the names the request marks
+/// (each credential, signer and secret header marks what it writes). What runs inside this
+/// middleware sees each hop and puts its secret on it only if the hop's origin is one of its own
+/// (``CredentialScope``): together, no order of middlewares sends a credential to an origin its
+/// configuration does not allow.
 public struct RedirectMiddleware: Middleware {
     /// The most hops followed for one request (default 10).
     public let maxHops: Int

@@ -23,7 +23,7 @@ extension Story {
                 // One container per signer, signing with the server's clock.
                 let signing = AuthContainer()
                 signing.useHTTPClient(transport)
-                signing.useRequestSigner(entry.signer, now: { clock.now() })
+                signing.useRequestSigner(entry.signer, allowedHosts: hosts, now: { clock.now() })
                 let client = signing.makeClient(for: AccountKey(namespace: "demo-signing", account: entry.route), strategy: APIKeyHeaderStrategy(allowedHosts: AllowedHosts([])))
                 let body = Data(#"{"order":42,"note":"signed"}"#.utf8)
                 let response = try await client.send(.put, base.appending(path: "signed/\(entry.route)/orders/42"), headerFields: [.contentType: "application/json"], body: body)

@@ -10,7 +10,7 @@ public import HTTPTypes
 ///
 /// ```swift
 /// let signer = HMACRequestSigner(keyID: "client-1", key: SymmetricKey(data: sharedSecret))
-/// let middleware = SigningMiddleware(signer: signer)
+/// let middleware = SigningMiddleware(signer: signer, allowedHosts: AllowedHosts(["api.example.com"]))
 /// ```
 public struct HMACRequestSigner: RequestSigner, CustomStringConvertible, CustomReflectable {
     /// The key id sent in the key id field.

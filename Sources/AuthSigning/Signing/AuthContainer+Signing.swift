@@ -7,23 +7,30 @@ extension AuthContainer {
     ///
     /// Inner plug-ins run after authentication and just before the transport, so the signature
     /// covers the credential that is actually sent, and every retry, renewal retry and redirect
-    /// hop is signed again with a fresh time (and nonce). Clients built before this call, and
+    /// hop is signed again with a fresh time (and nonce). Only requests to `allowedHosts` are
+    /// signed; by default those are the hosts of each client's strategy, the origins its
+    /// credential goes to. Clients built before this call, and
     /// ``AuthContainer/makePublicClient()`` clients, are not signed.
     ///
     /// ```swift
     /// let container = AuthContainer()
     /// container.useHTTPClient(transport)
-    /// container.useRequestSigner(HMACRequestSigner(keyID: "client-1", key: key))
+    /// container.useRequestSigner(HMACRequestSigner(keyID: "client-1", key: key), allowedHosts: AllowedHosts(["api.example.com"]))
     /// let client = container.makeClient(for: account, strategy: strategy)
     /// ```
     /// - Parameters:
     ///   - signer: Signs each request.
+    ///   - allowedHosts: The origins whose requests are signed; nil (the default) takes each
+    ///     client's strategy's hosts.
     ///   - now: The signing clock; by default the container's ``ClockKey`` clock.
-    public func useRequestSigner(_ signer: any RequestSigner, now: (@Sendable () -> Date)? = nil) {
+    public func useRequestSigner(_ signer: any RequestSigner, allowedHosts: AllowedHosts? = nil, now: (@Sendable () -> Date)? = nil) {
         var plugins = self[PluginMiddlewaresKey.self]
-        plugins.inner.append { container, _ in
-            let clock = container[ClockKey.self]
-            return SigningMiddleware(signer: signer, now: now ?? { clock.now() })
+        plugins.inner.append { context in
+            let clock = context.container[ClockKey.self]
+            let scope = context.credentialScope
+            return SigningMiddleware(
+                signer: signer, scope: CredentialScope(allowedHosts: allowedHosts ?? scope.allowedHosts, account: scope.account, events: scope.events),
+                now: now ?? { clock.now() })
         }
         override(PluginMiddlewaresKey.self, with: plugins)
     }

@@ -2,38 +2,68 @@ public import AuthCore
 public import Foundation
 import HTTPTypes
 
-/// A middleware that signs every request it passes on, with a fresh time each time.
+/// A middleware that signs every request to its origins that it passes on, with a fresh time
+/// each time.
 ///
 /// Place it innermost: after authentication and just before the transport, so that every retry
 /// and every redirect hop goes through it again and is signed again with a fresh timestamp (and
 /// nonce, for signers that use one). Before signing it removes the signature fields a previous
-/// hop left, so a request never carries two signatures.
+/// hop left, so a request never carries two signatures; after signing it marks them all secret
+/// (``AuthRequest/markSecret(header:)``), so that wherever it sits a redirect to another origin
+/// drops them.
+///
+/// A signature made with your key (and a SigV4 session token) is a credential: only requests to
+/// an origin of `allowedHosts` are signed, on the first request and on every redirect hop. A
+/// request to any other origin passes on unsigned and ``AuthEvent/credentialWithheld(_:)``
+/// reports it (see ``CredentialScope``).
 ///
 /// ```swift
-/// let middlewares: [any Middleware] = [retry, authentication, SigningMiddleware(signer: signer)]
+/// let signing = SigningMiddleware(signer: signer, allowedHosts: AllowedHosts(["api.example.com"]))
+/// let middlewares: [any Middleware] = [retry, authentication, signing]
 /// ```
 public struct SigningMiddleware: Middleware {
     /// The signer run for every request.
     public let signer: any RequestSigner
+    /// The origins whose requests are signed.
+    public let scope: CredentialScope
     private let now: @Sendable () -> Date
+    private let credential: String
 
     /// Creates a signing middleware.
     /// - Parameters:
     ///   - signer: Signs each request.
+    ///   - scope: The origins whose requests are signed, and where a withheld signature is
+    ///     reported.
     ///   - now: The clock; read once per request.
-    public init(signer: any RequestSigner, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(signer: any RequestSigner, scope: CredentialScope, now: @escaping @Sendable () -> Date = { Date() }) {
         self.signer = signer
+        self.scope = scope
         self.now = now
+        self.credential = "\(type(of: signer)) signature"
     }
 
-    /// Removes stale signature fields, signs the request and passes it on.
+    /// Creates a signing middleware for the requests to `allowedHosts`.
+    /// - Parameters:
+    ///   - signer: Signs each request.
+    ///   - allowedHosts: The origins whose requests are signed.
+    ///   - now: The clock; read once per request.
+    public init(signer: any RequestSigner, allowedHosts: AllowedHosts, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.init(signer: signer, scope: CredentialScope(allowedHosts: allowedHosts), now: now)
+    }
+
+    /// Removes stale signature fields, signs the request and passes it on; passes a request to
+    /// an origin outside the scope on unsigned.
     /// - Throws: What the signer throws (the request is then not sent), or what `next` throws.
     public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
+        guard scope.admits(request, credential: credential) else { return try await next(request) }
         var signed = request
         for name in signer.signatureFieldNames {
             signed.head.headerFields[name] = nil
         }
         try await signer.sign(&signed, at: now())
+        // Marked, so that a redirect to another origin drops the whole signature (key id,
+        // nonce, date and digest too) when this middleware sits outside the redirect middleware.
+        for name in signer.signatureFieldNames { signed.markSecret(header: name.canonicalName) }
         return try await next(signed)
     }
 }

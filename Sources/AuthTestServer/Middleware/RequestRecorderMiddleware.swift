@@ -1,7 +1,8 @@
 import Hummingbird
 import Logging
 
-/// Counts every request per path and remembers its header fields, before faults and routes.
+/// Counts every request per path and remembers its header fields and query, before faults and
+/// routes.
 struct RequestRecorderMiddleware: RouterMiddleware {
     typealias Context = BasicRequestContext
 
@@ -12,7 +13,7 @@ struct RequestRecorderMiddleware: RouterMiddleware {
         context: Context,
         next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        counters.recordRequest(path: request.uri.path, headers: request.headerDictionary)
+        counters.recordRequest(path: request.uri.path, headers: request.headerDictionary, query: request.uri.query ?? "")
         let response = try await next(request, context)
         // Path only: query items may carry API keys.
         context.logger.debug(

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// ```swift
 /// let signer = HMACRequestSigner(keyID: SignedTestKeys.hmacKeyID, key: SignedTestKeys.hmacSecret)
-/// container.useRequestSigner(signer)
+/// container.useRequestSigner(signer, allowedHosts: AllowedHosts(origin: server.baseURL))
 /// let response = try await client.send(.get, server.baseURL.appending(path: "signed/hmac/items"))
 /// ```
 public enum SignedTestKeys {

@@ -43,14 +43,16 @@ public final class CounterRecorder: Sendable {
         }
     }
 
-    /// Counts a request to `path` and remembers its header fields.
+    /// Counts a request to `path` and remembers its header fields and query.
     /// - Parameters:
     ///   - path: The request path without query.
     ///   - headers: Header fields with lower-cased names.
-    public func recordRequest(path: String, headers: [String: String]) {
+    ///   - query: The query as it arrived, without `?`.
+    public func recordRequest(path: String, headers: [String: String], query: String = "") {
         storage.withLock { counters in
             counters.requestsByPath[path, default: 0] += 1
             counters.lastHeadersByPath[path] = headers
+            counters.lastQueryByPath[path] = query
         }
     }
 

@@ -21,6 +21,8 @@ public struct ServerCounters: Sendable, Equatable {
     public var requestsByPath: [String: Int] = [:]
     /// The header fields of the last request per path, names lower-cased, repeated fields joined with ", ".
     public var lastHeadersByPath: [String: [String: String]] = [:]
+    /// The query of the last request per path, as it arrived (empty when it had none).
+    public var lastQueryByPath: [String: String] = [:]
     /// Counters added by extra route groups, by name.
     public var custom: [String: Int] = [:]
 
@@ -37,6 +39,13 @@ public struct ServerCounters: Sendable, Equatable {
     /// - Parameter path: A path such as `/me`.
     public func lastHeaders(path: String) -> [String: String] {
         lastHeadersByPath[path] ?? [:]
+    }
+
+    /// The query of the last request to `path`, as it arrived; empty when none arrived or it
+    /// had no query.
+    /// - Parameter path: A path such as `/me`.
+    public func lastQuery(path: String) -> String {
+        lastQueryByPath[path] ?? ""
     }
 
     /// A counter added by an extra route group; 0 when never incremented.

@@ -1,0 +1,178 @@
+import AuthCookie
+import AuthCore
+import AuthSigning
+import AuthTestServer
+import AuthTesting
+import Crypto
+import Foundation
+import HTTPTypes
+import Testing
+
+/// Credentials never leave their origin (issue 24), over real HTTP: the allowed origin (an
+/// AuthTestServer on 127.0.0.1) answers each redirect status with a hop to another port of the
+/// same host, to 127.0.0.2 and to `localhost`; each of those foreign servers receives no
+/// credential of any kind, and the allowed origin still receives every one after a redirect to
+/// itself.
+@Suite struct CrossOriginRedirectTests {
+    static let statuses = [301, 302, 303, 307, 308]
+
+    @Test(arguments: CredentialKind.allCases)
+    func noCredentialReachesAForeignOriginOnAnyRedirect(kind: CredentialKind) async throws {
+        try await Harness.run { h in
+            try await AuthTestServer.withRunning { otherPort in
+                try await AuthTestServer.withRunning(configuration: .init(host: "127.0.0.2")) { otherAddress in
+                    let setup = try await kind.setUp(h)
+                    let recorder = EventRecorder(setup.events)
+                    let portB = try #require(otherPort.baseURL.port), portC = try #require(otherAddress.baseURL.port)
+                    let foreign: [(name: String, base: String, server: AuthTestServer)] = [
+                        ("another port", "http://127.0.0.1:\(portB)", otherPort),
+                        ("127.0.0.2", "http://127.0.0.2:\(portC)", otherAddress),
+                        ("localhost", "http://localhost:\(portB)", otherPort),
+                    ]
+                    for status in Self.statuses {
+                        for (index, target) in foreign.enumerated() {
+                            let path = "/echo/\(kind)/\(status)/\(index)"
+                            h.server.faults.inject(.redirect(to: target.base + path + "?page=2", status: status), path: path)
+                            let response = try await setup.send(h.url(String(path.dropFirst())))
+                            #expect(response.status == .ok, "\(kind) \(status) → \(target.name)")
+                            #expect(target.server.counters.requests(path: path) == 1, "\(kind) \(status): the hop to \(target.name) did not arrive")
+                            let received = Received(headers: target.server.counters.lastHeaders(path: path), query: target.server.counters.lastQuery(path: path))
+                            let leaks = setup.leaks(in: received, sameHost: target.name == "another port")
+                            #expect(leaks.isEmpty, "\(kind) \(status) → \(target.name) received \(leaks)")
+                        }
+                        let path = "/echo/\(kind)/\(status)/same", landing = path + "-landing"
+                        h.server.faults.inject(.redirect(to: landing + "?page=2", status: status), path: path)
+                        #expect(try await setup.send(h.url(String(path.dropFirst()))).status == .ok)
+                        let received = Received(headers: h.server.counters.lastHeaders(path: landing), query: h.server.counters.lastQuery(path: landing))
+                        let missing = setup.missing(from: received, methodKept: status == 307 || status == 308)
+                        #expect(missing.isEmpty, "\(kind) \(status): the allowed origin, after a redirect to itself, lacks \(missing)")
+                    }
+                    let seen = await recorder.waitFor { events in events.contains { $0.withheldOrigin == "http://127.0.0.2:\(portC)" } }
+                    let withheld = seen.filter { $0.withheldOrigin != nil }
+                    #expect(!withheld.isEmpty, "no credentialWithheld event for \(kind)")
+                    for event in withheld {
+                        #expect(setup.secrets.allSatisfy { !event.description.contains($0) }, "the event shows a secret: \(event)")
+                    }
+                }
+            }
+        }
+    }
+}
+
+extension AuthEvent {
+    /// The origin of a ``AuthEvent/credentialWithheld(_:)`` event.
+    var withheldOrigin: String? {
+        if case .credentialWithheld(let withheld) = self { withheld.origin } else { nil }
+    }
+}
+
+/// What a server received: lower-cased header names, the raw query.
+struct Received {
+    let headers: [String: String]
+    let query: String
+}
+
+/// Every kind of credential AuthKit puts on requests.
+enum CredentialKind: String, CaseIterable, CustomStringConvertible {
+    case bearer, apiKeyHeader, apiKeyQuery, basic, cookieSession, hmac, sigV4SessionToken, messageSignature, secretStaticHeaders
+
+    var description: String { rawValue }
+
+    /// A client that carries this credential to the harness's origin, and what to look for.
+    func setUp(_ h: Harness) async throws -> CredentialSetup {
+        let container = self == .cookieSession ? h.cookieContainer() : h.container()
+        let account = AccountKey(namespace: "origins", account: rawValue)
+        switch self {
+        case .bearer:
+            try await h.register("bearer-user")
+            let tokens = try await h.login("bearer-user")
+            let client = container.makeClient(for: account, strategy: h.bearer())
+            try await client.signIn(tokens)
+            return CredentialSetup(container, { try await client.send($0) }, names: ["authorization"], secrets: [tokens.accessToken.reveal, try #require(tokens.refreshToken).reveal])
+        case .apiKeyHeader:
+            let client = container.makeClient(for: account, strategy: APIKeyHeaderStrategy(allowedHosts: h.hosts))
+            try await client.signIn(APIKeyHeaderCredential(headerName: "X-Service-Token", key: "svc-header-k3y"))
+            return CredentialSetup(container, { try await client.send($0) }, names: ["x-service-token"], secrets: ["svc-header-k3y"])
+        case .apiKeyQuery:
+            let client = container.makeClient(for: account, strategy: APIKeyQueryStrategy(allowedHosts: h.hosts))
+            try await client.signIn(APIKeyQueryCredential(parameterName: "svc_auth", key: "svc-query-k3y"))
+            return CredentialSetup(container, { try await client.send($0) }, names: [], secrets: ["svc-query-k3y"], querySecrets: ["svc-query-k3y"])
+        case .basic:
+            let client = container.makeClient(for: account, strategy: BasicStrategy(allowedHosts: h.hosts))
+            try await client.signIn(BasicCredential(username: "basic-user", password: "basic-pa55word"))
+            let encoded = Data("basic-user:basic-pa55word".utf8).base64EncodedString()
+            return CredentialSetup(container, { try await client.send($0) }, names: ["authorization"], secrets: [encoded])
+        case .cookieSession:
+            let session = try await h.cookieSessionClient("cookie-user", container: container)
+            let cookies = session.strategy.jar.allCookies.map(\.value)
+            return CredentialSetup(container, { try await session.client.send($0) }, names: ["cookie", "x-csrf-token"], secrets: cookies, sameHostAllowed: ["cookie"], unsafeMethodsOnly: ["x-csrf-token"])
+        case .hmac:
+            container.useRequestSigner(HMACRequestSigner(keyID: SignedTestKeys.hmacKeyID, key: SignedTestKeys.hmacSecret))
+            return try await signed(container, account, h, names: ["x-signature", "x-key-id", "x-nonce"], secrets: [])
+        case .sigV4SessionToken:
+            let credentials = AWSCredentials(accessKeyID: "AKIDORIGINTEST0001", secretAccessKey: "origin/test/secret", sessionToken: "Origin-S3ssion-T0ken")
+            container.useRequestSigner(SigV4Signer(credentials: credentials, configuration: SignedTestKeys.sigV4Configuration))
+            return try await signed(container, account, h, names: ["authorization", "x-amz-security-token"], secrets: ["AKIDORIGINTEST0001", "Origin-S3ssion-T0ken"])
+        case .messageSignature:
+            let signer = HTTPMessageSigner(keyID: SignedTestKeys.messageHMACKeyID, key: .hmacSHA256(SignedTestKeys.messageHMACSecret), components: [.method, .authority, .path])
+            container.useRequestSigner(signer)
+            return try await signed(container, account, h, names: ["signature", "signature-input"], secrets: [SignedTestKeys.messageHMACKeyID])
+        case .secretStaticHeaders:
+            container.markSecret(SecretFields(headers: ["X-Tenant-Secret"]))
+            container.override(DefaultHeadersKey.self, with: [HTTPField.Name("X-Tenant-Secret")!: "Tenant-s3cret", .authorization: "Static Auth-s3cret"])
+            return try await signed(container, account, h, names: ["x-tenant-secret", "authorization"], secrets: ["Tenant-s3cret", "Auth-s3cret"])
+        }
+    }
+
+    /// An account client whose own credential (an API key) stays out of the way of what is checked.
+    private func signed(_ container: AuthContainer, _ account: AccountKey, _ h: Harness, names: [String], secrets: [String]) async throws -> CredentialSetup {
+        let client = container.makeClient(for: account, strategy: APIKeyHeaderStrategy(allowedHosts: h.hosts))
+        try await client.signIn(APIKeyHeaderCredential(headerName: "X-Account-Key", key: "account-k3y"))
+        return CredentialSetup(container, { try await client.send($0) }, names: names + ["x-account-key"], secrets: secrets + ["account-k3y"])
+    }
+}
+
+/// A client with one credential on it, and the names and values that must not reach a foreign
+/// origin (and must reach the allowed one).
+struct CredentialSetup {
+    let events: AuthEvents
+    let sendRequest: @Sendable (AuthRequest) async throws -> AuthResponse
+    let names: [String]
+    let secrets: [String]
+    var querySecrets: [String] = []
+    /// Names RFC 6265 lets reach another port of the same host: cookies do not isolate ports.
+    var sameHostAllowed: Set<String> = []
+    /// Names sent only with unsafe methods (a CSRF header), so not after a hop that became GET.
+    var unsafeMethodsOnly: Set<String> = []
+
+    init(_ container: AuthContainer, _ send: @escaping @Sendable (AuthRequest) async throws -> AuthResponse, names: [String], secrets: [String], querySecrets: [String] = [], sameHostAllowed: Set<String> = [], unsafeMethodsOnly: Set<String> = []) {
+        self.events = container[AuthEventsKey.self]
+        self.sendRequest = send
+        self.names = names
+        self.secrets = secrets
+        self.querySecrets = querySecrets
+        self.sameHostAllowed = sameHostAllowed
+        self.unsafeMethodsOnly = unsafeMethodsOnly
+    }
+
+    /// A POST, so that 307 and 308 keep the method and body (and a CSRF header applies).
+    func send(_ url: URL) async throws -> AuthResponse {
+        try await sendRequest(AuthRequest(method: .post, url: url, headerFields: [.contentType: "text/plain"], body: Data("hello".utf8)))
+    }
+
+    /// The credential names and values a foreign server received.
+    func leaks(in received: Received, sameHost: Bool) -> [String] {
+        let headers = received.headers.filter { !(sameHost && sameHostAllowed.contains($0.key)) }
+        var found = names.filter { headers[$0] != nil }.map { "field \($0)" }
+        for secret in secrets where headers.values.contains(where: { $0.contains(secret) }) || received.query.contains(secret) {
+            found.append("a secret value in \(headers.first { $0.value.contains(secret) }?.key ?? "the query")")
+        }
+        return found
+    }
+
+    /// The credential names and query values the allowed origin did not receive.
+    func missing(from received: Received, methodKept: Bool) -> [String] {
+        let expected = names.filter { methodKept || !unsafeMethodsOnly.contains($0) }
+        return expected.filter { received.headers[$0] == nil } + querySecrets.filter { !received.query.contains($0) }
+    }
+}
