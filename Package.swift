@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "AuthSigning", targets: ["AuthSigning"]),
         .library(name: "AuthMigration", targets: ["AuthMigration"]),
         .library(name: "AuthCache", targets: ["AuthCache"]),
+        .library(name: "AuthOAuth2", targets: ["AuthOAuth2"]),
         .library(name: "AuthTestServer", targets: ["AuthTestServer"]),
         .executable(name: "auth-demo", targets: ["AuthDemo"]),
     ],
@@ -115,6 +116,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "AuthOAuth2",
+            dependencies: [
+                "AuthCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "AuthMigration",
             dependencies: ["AuthCore"],
             swiftSettings: swiftSettings
@@ -203,6 +213,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "AuthOAuth2Tests",
+            dependencies: ["AuthOAuth2", "AuthCore", "AuthTesting", .product(name: "HTTPTypes", package: "swift-http-types")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "AuthMFATests",
             dependencies: ["AuthMFA", "AuthCore", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
@@ -238,7 +253,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "AuthCore", "AuthHTTPClient", "AuthTestServer", "AuthTesting", "AuthSQLiteStore", "AuthFileStore",
-                "AuthCookie", "AuthMFA", "AuthSigning", "AuthCache", "AuthMigration", "auth-store-worker", "AuthDemo",
+                "AuthCookie", "AuthMFA", "AuthSigning", "AuthCache", "AuthMigration", "AuthOAuth2", "auth-store-worker", "AuthDemo",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -251,7 +266,7 @@ let package = Package(
             name: "DocSnippetTests",
             dependencies: [
                 "AuthCore", "AuthHTTPClient", "AuthTestServer", "AuthTesting", "AuthSQLiteStore", "AuthFileStore",
-                "AuthCookie", "AuthMFA", "AuthSigning", "AuthCache", "AuthMigration",
+                "AuthCookie", "AuthMFA", "AuthSigning", "AuthCache", "AuthMigration", "AuthOAuth2",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),

@@ -107,3 +107,28 @@ import Testing
         #expect(seen.map(\.description) == ["credentialWithheld(-): test credential withheld from an unreadable origin"])
     }
 }
+
+/// A redirect from https to http keeps every credential off the http hop, even for a loopback
+/// host that ``AllowedHosts`` lets use http.
+@Suite struct DowngradeTests {
+    @Test func aLoopbackHTTPHopAfterHTTPSGetsNoCredential() async throws {
+        let container = AuthContainer()
+        let seen = Mutex<[AuthRequest]>([])
+        container.override(TransportKey.self, with: ClosureTransport { request in
+            seen.withLock { $0.append(request) }
+            guard request.head.path == "/start" else { return AuthResponse(status: .ok) }
+            return AuthResponse(status: .temporaryRedirect, headerFields: [.location: "http://127.0.0.1:8443/landing"])
+        })
+        let client = container.makeClient(for: AccountKey(namespace: "n", account: "a"), strategy: BearerStrategy(allowedHosts: AllowedHosts(["127.0.0.1:8443"])) { $0 })
+        try await client.signIn(BearerTokenSet(accessToken: "loopback-t0ken"))
+        _ = try await client.send(.get, URL(string: "https://127.0.0.1:8443/start")!)
+        let sent = seen.withLock { $0 }
+        try #require(sent.count == 2)
+        #expect(sent[0].head.headerFields[.authorization] == "Bearer loopback-t0ken")
+        #expect(sent[1].head.scheme == "http")
+        #expect(sent[1].head.headerFields[.authorization] == nil)
+        // A request the caller sends over http to the loopback host itself still gets it.
+        _ = try await client.send(.get, URL(string: "http://127.0.0.1:8443/landing")!)
+        #expect(seen.withLock { $0.last?.head.headerFields[.authorization] } == "Bearer loopback-t0ken")
+    }
+}

@@ -126,3 +126,4 @@ final class MyStore: CredentialStore {
         try await inner.replace(key, ifCurrent: expected, with: envelope)
     }
 }
+var clientSecret: String { given() }

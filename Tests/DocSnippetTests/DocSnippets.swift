@@ -7,6 +7,7 @@ import AuthFileStore
 import AuthHTTPClient
 import AuthMFA
 import AuthMigration
+import AuthOAuth2
 import AuthSQLiteStore
 import AuthSigning
 import AuthTestServer
@@ -216,6 +217,13 @@ import Testing
         }
     }
 
+    /// Sources/AuthCore/HTTP/AuthRequest+Secrets.swift:10
+    static func AuthCore_HTTP_AuthRequest_Secrets_10() async throws {
+        var signed = request
+        try await signer.sign(&signed, at: Date())
+        signed.markSecretsAdded(since: request)
+    }
+
     /// Sources/AuthCore/HTTP/AuthRequest.swift:10
     static func AuthCore_HTTP_AuthRequest_10() async throws {
         var request = try AuthRequest(method: .get, url: URL(string: "https://api.example.com/me")!)
@@ -233,8 +241,8 @@ import Testing
         }
     }
 
-    /// Sources/AuthCore/Middleware/CredentialScope.swift:18
-    static func AuthCore_Middleware_CredentialScope_18() async throws {
+    /// Sources/AuthCore/Middleware/CredentialScope.swift:20
+    static func AuthCore_Middleware_CredentialScope_20() async throws {
         struct TenantKey: Middleware {
             let key: String
             let scope: CredentialScope
@@ -285,6 +293,12 @@ import Testing
     /// Sources/AuthCore/Strategies/GuestStrategy.swift:7
     static func AuthCore_Strategies_GuestStrategy_7() async throws {
         let strategy = GuestStrategy(allowedHosts: hosts, endpoint: baseURL.appending(path: "auth/guest"), transport: transport)
+    }
+
+    /// Sources/AuthCore/Strategies/OAuth2TokenEndpoint.swift:42
+    static func AuthCore_Strategies_OAuth2TokenEndpoint_42() async throws {
+        let endpoint = OAuth2TokenEndpoint(url: tokenURL, clientID: "svc", authentication: .clientSecretBasic(secret: Secret(clientSecret)), transport: transport)
+        let tokens = try await endpoint.requestTokens([("grant_type", "client_credentials"), ("scope", "read")])
     }
 
     /// Sources/AuthCore/Vault/AESGCMCipher.swift:6
@@ -500,6 +514,14 @@ import Testing
         let profile = try await vault.load(Profile.self, for: account)   // a v1 record comes back as v3
     }
 
+    /// Sources/AuthOAuth2/Provider/AuthorizationServerMetadata.swift:7
+    static func AuthOAuth2_Provider_AuthorizationServerMetadata_7() async throws {
+        let metadata = AuthorizationServerMetadata(
+            issuer: URL(string: "https://auth.example.com")!,
+            authorizationEndpoint: URL(string: "https://auth.example.com/authorize")!,
+            tokenEndpoint: URL(string: "https://auth.example.com/token")!)
+    }
+
     /// Sources/AuthSQLiteStore/Container/AuthContainer+SQLiteStore.swift:6
     static func AuthSQLiteStore_Container_AuthContainer_SQLiteStore_6() async throws {
         try await container.useSQLiteStore(at: "/var/lib/mytool/credentials.sqlite")
@@ -624,8 +646,8 @@ import Testing
         let client = container.makeClient(for: account, strategy: strategy)
     }
 
-    /// Sources/AuthSigning/Signing/RequestSigner.swift:11
-    static func AuthSigning_Signing_RequestSigner_11() async throws {
+    /// Sources/AuthSigning/Signing/RequestSigner.swift:12
+    static func AuthSigning_Signing_RequestSigner_12() async throws {
         let signer = HMACRequestSigner(keyID: "client-1", key: SymmetricKey(data: sharedSecret))
         var request = try AuthRequest(method: .get, url: URL(string: "https://api.example.com/items")!)
         try await signer.sign(&request, at: Date())

@@ -13,9 +13,10 @@ import Testing
 /// what it was asked to send.
 @Suite struct OriginScopePropertyTests {
     /// The origins a chain walks through: the allowed ones, another port, another host, a
-    /// subdomain, and a downgrade to http.
-    static let origins = ["https://a.example", "https://a.example:8443", "https://b.example", "https://sub.a.example", "http://a.example"]
-    static let patterns = ["a.example", "a.example:8443", "b.example", "*.a.example"]
+    /// subdomain, a downgrade to http, and a loopback host over https and then http (which
+    /// AllowedHosts lets use http, but never as the continuation of an https request).
+    static let origins = ["https://a.example", "https://a.example:8443", "https://b.example", "https://sub.a.example", "http://a.example", "https://127.0.0.1", "http://127.0.0.1"]
+    static let patterns = ["a.example", "a.example:8443", "b.example", "*.a.example", "127.0.0.1"]
 
     @Test func noSecretReachesAnOriginItsConfigurationDoesNotAllow() async throws {
         var random = SeededRandom(seed: 0x0_24)
@@ -28,21 +29,26 @@ import Testing
             let sent = Mutex<[AuthRequest]>([])
             let transport = ClosureTransport { request in
                 sent.withLock { $0.append(request) }
-                let path = request.head.path?.split(separator: "?").first ?? ""
-                let hop = Int(path.split(separator: "/").last ?? "") ?? 0
+                let parts = (request.head.path ?? "").split(separator: "?", maxSplits: 1)
+                let hop = Int(parts.first?.split(separator: "/").last ?? "") ?? 0
                 guard hop + 1 < chain.count else { return AuthResponse(status: .ok) }
-                return AuthResponse(status: .init(code: statuses[hop]), headerFields: [.location: "\(chain[hop + 1])/hop/\(hop + 1)"])
+                // The Location echoes the query it received, API key included, as a careless
+                // server would.
+                let query = parts.count == 2 ? "?\(parts[1])" : ""
+                return AuthResponse(status: .init(code: statuses[hop]), headerFields: [.location: "\(chain[hop + 1])/hop/\(hop + 1)\(query)"])
             }
             let client = AuthClient(transport: transport, middlewares: pipeline.middlewares)
             let response = try await client.send(.post, URL(string: "\(chain[0])/hop/0")!, body: Data("body".utf8))
             #expect(response.status == .ok)
             let requests = sent.withLock { $0 }
             try #require(requests.count == chain.count, "round \(round)")
+            var downgraded = false
             for (index, request) in requests.enumerated() {
                 let origin = try #require(request.origin)
+                if index > 0, requests[index - 1].origin?.isSecure == true, !origin.isSecure { downgraded = true }
                 let text = Self.wireText(request)
                 for (credential, hosts) in credentials {
-                    if hosts.allows(origin) {
+                    if hosts.allows(origin), !(downgraded && !origin.isSecure) {
                         // The first request passes through every middleware, wherever it sits
                         // (unless another allowed credential writes the same field).
                         let shadowed = credentials.contains { $0.0 != credential && $0.0.field != nil && $0.0.field == credential.field && $0.1.allows(origin) }

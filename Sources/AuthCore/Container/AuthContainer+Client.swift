@@ -13,7 +13,9 @@ extension AuthContainer {
         let clock = self[ClockKey.self]
         let plugins = self[PluginMiddlewaresKey.self]
         let secrets = self[SecretFieldsKey.self]
-        let context = PluginContext(container: self, account: account, allowedHosts: strategy.allowedHosts)
+        // The session's strategy: the first client of the account chose it, and its hosts are
+        // where the account's credential goes.
+        let context = PluginContext(container: self, account: account, allowedHosts: session.strategy.allowedHosts)
         var middlewares: [any Middleware] = plugins.outer.map { $0(context) }
         middlewares += [
             RedirectMiddleware(secretFields: secrets),
@@ -33,8 +35,9 @@ extension AuthContainer {
     /// for sign-in calls and public endpoints.
     ///
     /// It has no credential and no origin of its own, so a default header under a secret name
-    /// is not sent through it (a secret a caller puts on a request still goes to that request's
-    /// origin, and is dropped on a redirect to another).
+    /// is not sent through it. A secret a caller puts on a request still goes to that request's
+    /// origin; a redirect to another drops it when its name is a secret one (standard, marked on
+    /// the request, or given to `markSecret(_:)`).
     public func makePublicClient() -> AuthClient {
         let clock = self[ClockKey.self]
         let secrets = self[SecretFieldsKey.self]

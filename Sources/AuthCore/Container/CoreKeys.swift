@@ -116,7 +116,7 @@ public struct PluginMiddlewares: Sendable {
 }
 
 /// What a plug-in middleware factory knows about the client it builds a middleware for.
-public struct PluginContext: Sendable {
+public struct PluginContext: Sendable, CustomReflectable {
     /// The container building the client.
     public let container: AuthContainer
     /// The account the client acts as.
@@ -124,6 +124,18 @@ public struct PluginContext: Sendable {
     /// The origins the client's credential may go to (its strategy's hosts): the default
     /// ``CredentialScope`` of a plug-in that puts a secret of its own on requests.
     public let allowedHosts: AllowedHosts
+
+    /// Creates a context, for calling a ``PluginMiddlewares/Factory`` by hand (in a test, say).
+    public init(container: AuthContainer, account: AccountKey, allowedHosts: AllowedHosts) {
+        self.container = container
+        self.account = account
+        self.allowedHosts = allowedHosts
+    }
+
+    /// The account only: the container holds values (default headers) that may be secrets.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["account": account.description], displayStyle: .struct)
+    }
 
     /// The scope of a secret that belongs to this client's account: its hosts, its account,
     /// the container's events.

@@ -8,6 +8,9 @@ public struct RequestOptions: Sendable, Equatable {
     /// ``SecretFields/standard``: logs and mirrors redact them, and a hop to another origin drops
     /// them. Credentials that write under names of their own add them here when they authorize.
     public var secretFields: SecretFields
+    /// Set by ``RedirectMiddleware`` on a hop from https to http: no credential goes on this
+    /// request, nor on a later hop over plain http (see ``CredentialScope``).
+    var downgradedByRedirect = false
     /// Creates options; the defaults retry only idempotent methods and use the pipeline's timeout.
     public init(retryNonIdempotent: Bool = false, timeout: Duration? = nil, secretFields: SecretFields = SecretFields()) {
         self.retryNonIdempotent = retryNonIdempotent

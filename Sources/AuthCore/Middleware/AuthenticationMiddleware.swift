@@ -4,8 +4,9 @@ import HTTPTypes
 /// Puts the account's credential on requests to allowed hosts, renewing it when due and once
 /// more when the server rejects it.
 ///
-/// Requests to origins the strategy does not allow pass through untouched, and the account's
-/// events report ``AuthEvent/credentialWithheld(_:)`` (see ``CredentialScope``). When a response is an
+/// Requests to origins the strategy does not allow pass through without the credential (taken
+/// off again if a server echoed it into a redirect), and the account's events report
+/// ``AuthEvent/credentialWithheld(_:)`` (see ``CredentialScope``). When a response is an
 /// authentication failure, the request is sent once more with a newer credential: the current
 /// one if another request already renewed it, or a renewed one (one renewal for all concurrent
 /// requests, see ``AccountSession``). A failure the strategy says no renewal can fix, and a
@@ -30,7 +31,7 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
     /// strategy is a synchronous call: this runs unspecialized (through `any Middleware`), where a
     /// value of a generic type kept across an `await` costs a task allocation per request.
     public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
-        guard scope.admits(request, credential: "\(Strategy.Value.self)") else { return try await next(request) }
+        guard scope.admits(request, credential: "\(Strategy.Value.self)") else { return try await next(withheld(request)) }
         let credential: AccountSession<Strategy>.Published
         if let ready = session.readyCredential() {
             credential = ready
@@ -53,6 +54,13 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
             code: .rejectedAfterRenewal,
             message: "the server refused the request again (\(second.status.code)) right after a renewal; another renewal would not help",
             account: session.account, status: second.status.code)
+    }
+
+    /// `request` without the credential, should it be there already (a server echoed an API key
+    /// into a redirect's `Location`).
+    private func withheld(_ request: AuthRequest) -> AuthRequest {
+        guard let credential = session.loadedCredential() else { return request }
+        return request.removingWrites { session.strategy.authorize(&$0, with: credential) }
     }
 
     private func authorize(_ request: inout AuthRequest, with credential: AccountSession<Strategy>.Published) {

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The origins one credential-bearing part of a pipeline may put its secret on, and who hears
 /// when it holds the secret back.
 ///
@@ -35,6 +37,7 @@ public struct CredentialScope: Sendable {
     public let account: AccountKey?
     /// Where ``AuthEvent/credentialWithheld(_:)`` goes; nil reports nothing.
     public let events: AuthEvents?
+    private let reported = Reported()
 
     /// Creates a scope.
     /// - Parameters:
@@ -47,14 +50,42 @@ public struct CredentialScope: Sendable {
         self.events = events
     }
 
-    /// Whether the secret may go on `request`; when not, reports that it was withheld.
+    /// Whether the secret may go on `request`; when not, reports that it was withheld, once per
+    /// origin and credential (so that a client calling another host all day does not flood the
+    /// events that matter).
+    ///
+    /// A request that a redirect moved from https to plain http is refused whatever its host:
+    /// ``AllowedHosts`` lets loopback hosts (and, with `allowInsecure`, any host) use http, but
+    /// never as the continuation of an https request.
     /// - Parameters:
     ///   - request: The request about to be sent.
     ///   - credential: What would have been written, named without its value ("SigV4 signature",
     ///     "header x-service-token"); built only when the request is refused.
     public func admits(_ request: AuthRequest, credential: @autoclosure () -> String) -> Bool {
-        if allowedHosts.allows(request) { return true }
-        events?.emit(.credentialWithheld(CredentialWithheld(account: account, origin: request.origin?.description ?? "an unreadable origin", credential: credential())))
+        if allowedHosts.allows(request), !request.options.downgradedByRedirect || Self.isSecure(request) { return true }
+        if let events {
+            let withheld = CredentialWithheld(account: account, origin: request.origin?.description ?? "an unreadable origin", credential: credential())
+            if reported.first(withheld) { events.emit(.credentialWithheld(withheld)) }
+        }
         return false
+    }
+
+    private static func isSecure(_ request: AuthRequest) -> Bool {
+        request.origin?.isSecure == true
+    }
+
+    /// The withheld credentials already reported, at most ``limit`` of them.
+    private final class Reported: Sendable {
+        static let limit = 256
+        private let seen = Mutex<Set<String>>([])
+
+        /// Whether `withheld` is reported for the first time (always true past the limit's
+        /// reach would flood, so past it nothing more is reported).
+        func first(_ withheld: CredentialWithheld) -> Bool {
+            seen.withLock { seen in
+                guard seen.count < Self.limit else { return false }
+                return seen.insert("\(withheld.origin) \(withheld.credential)").inserted
+            }
+        }
     }
 }

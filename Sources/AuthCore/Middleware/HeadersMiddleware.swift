@@ -1,7 +1,7 @@
 public import HTTPTypes
 
-/// Adds header fields to every request: static values, and values computed per request (such
-/// as a per-account device id). Fields the request already has are kept.
+/// Adds header fields to requests: static values, and values computed per request (such as a
+/// per-account device id). Fields the request already has are kept.
 ///
 /// A field under a secret name (``SecretFields/standard``, such as `Authorization` or
 /// `X-API-Key`, or a name in `secretFields`) is a credential: it is added only to requests whose
@@ -73,7 +73,10 @@ public struct HeadersMiddleware: Middleware, CustomStringConvertible, CustomDebu
 
     private func addSecrets(_ fields: HTTPFields, to request: inout AuthRequest) {
         let names = fields.map(\.name.canonicalName)
-        guard secretScope.admits(request, credential: "header \(names.joined(separator: ", "))") else { return }
+        guard secretScope.admits(request, credential: "header \(names.joined(separator: ", "))") else {
+            request = request.removingWrites { add(fields, to: &$0) }
+            return
+        }
         add(fields, to: &request)
         for name in names { request.markSecret(header: name) }
     }

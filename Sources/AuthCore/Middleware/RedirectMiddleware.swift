@@ -70,7 +70,9 @@ public struct RedirectMiddleware: Middleware {
         }
         let from = request.origin
         let to = next.origin
-        if from == nil || from != to || (from?.isSecure == true && to?.isSecure == false) {
+        let downgrades = from?.isSecure == true && to?.isSecure == false
+        if downgrades { next.options.downgradedByRedirect = true }
+        if from == nil || from != to || downgrades {
             let secrets = secretFields.union(request.options.secretFields)
             next.head.headerFields = HTTPFields(next.head.headerFields.filter { !secrets.containsHeader($0.name.canonicalName) })
             next.head.path = QueryItems.removing(secrets.queryItemNames, from: next.head.path ?? "/")

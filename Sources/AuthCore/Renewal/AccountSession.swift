@@ -61,12 +61,12 @@ public actor AccountSession<Strategy: AuthStrategy> {
     /// (while no failure is recorded), and the clock skew. Most requests find a valid credential
     /// here, and requests arriving during a renewal find the renewal to wait for, so neither
     /// costs an actor hop; everything else takes the isolated path.
-    private nonisolated let shared = Mutex(SharedState())
+    nonisolated let shared = Mutex(SharedState())
     /// The last `Date` field seen (``observeServerDateField(_:)``); a concrete type, so reading it
     /// needs no generic metadata.
     nonisolated let lastDateField = Mutex<String?>(nil)
 
-    private struct SharedState: Sendable {
+    struct SharedState: Sendable {
         var ready: Published?
         var renewal: RenewalFlight<Strategy.Value>?
         var skew: TimeInterval = 0

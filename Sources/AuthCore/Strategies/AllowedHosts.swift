@@ -83,7 +83,9 @@ public struct AllowedHosts: Sendable, Equatable {
         self.allowInsecure = allowInsecure
     }
 
-    /// Allows exactly the origin (scheme host and port) of `url`.
+    /// Allows the host and port of `url` (over https, or http for a loopback host or with
+    /// `allowInsecure`; never http as the continuation of an https request, see
+    /// ``CredentialScope``).
     public init(origin url: URL, allowInsecure: Bool = false) {
         let port = url.port.map { ":\($0)" } ?? ""
         let host = url.host.map { $0.contains(":") ? "[\($0)]" : $0 } ?? ""

@@ -43,6 +43,11 @@ public struct AuthError: Error, Sendable, CustomStringConvertible, CustomReflect
         public static let rejectedAfterRenewal = Code("rejectedAfterRenewal")
         /// The server refused the request's CSRF token; a renewal cannot fix that.
         public static let csrfRejected = Code("csrfRejected")
+        /// An authorization (a sign-in through the provider's authorization endpoint or a device
+        /// grant) did not complete: the user or the provider refused it, or its answer failed a
+        /// check (`state`, issuer, a missing code). The ``OAuth2Error``, when the provider sent
+        /// one, is the underlying error. Start a new authorization.
+        public static let authorizationFailed = Code("authorizationFailed")
         /// A text form of the code.
         public var description: String { raw }
     }

@@ -2,7 +2,7 @@ public import AuthCore
 public import Foundation
 
 extension AuthContainer {
-    /// Signs every request of the account clients this container builds from now on with
+    /// Signs the requests of the account clients this container builds from now on with
     /// `signer`, through a ``SigningMiddleware`` registered as an inner plug-in middleware.
     ///
     /// Inner plug-ins run after authentication and just before the transport, so the signature

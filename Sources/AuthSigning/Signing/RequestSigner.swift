@@ -6,7 +6,8 @@ public import HTTPTypes
 /// that it was not changed on the way.
 ///
 /// Signers are pure: they read the request and the date they are given and touch no network.
-/// ``SigningMiddleware`` runs a signer on every request, retries and redirect hops included.
+/// ``SigningMiddleware`` runs a signer on every request to its origins, retries and redirect hops
+/// included.
 ///
 /// ```swift
 /// let signer = HMACRequestSigner(keyID: "client-1", key: SymmetricKey(data: sharedSecret))

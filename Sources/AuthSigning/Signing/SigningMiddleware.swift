@@ -8,9 +8,9 @@ import HTTPTypes
 /// Place it innermost: after authentication and just before the transport, so that every retry
 /// and every redirect hop goes through it again and is signed again with a fresh timestamp (and
 /// nonce, for signers that use one). Before signing it removes the signature fields a previous
-/// hop left, so a request never carries two signatures; after signing it marks them all secret
-/// (``AuthRequest/markSecret(header:)``), so that wherever it sits a redirect to another origin
-/// drops them.
+/// hop left, so a request never carries two signatures; after signing it marks every field and
+/// query item the signer wrote secret (``AuthRequest/markSecretsAdded(since:)``), so that
+/// wherever it sits a redirect to another origin drops them.
 ///
 /// A signature made with your key (and a SigV4 session token) is a credential: only requests to
 /// an origin of `allowedHosts` are signed, on the first request and on every redirect hop. A
@@ -22,7 +22,7 @@ import HTTPTypes
 /// let middlewares: [any Middleware] = [retry, authentication, signing]
 /// ```
 public struct SigningMiddleware: Middleware {
-    /// The signer run for every request.
+    /// The signer run for every request to the scope's origins.
     public let signer: any RequestSigner
     /// The origins whose requests are signed.
     public let scope: CredentialScope
@@ -60,10 +60,12 @@ public struct SigningMiddleware: Middleware {
         for name in signer.signatureFieldNames {
             signed.head.headerFields[name] = nil
         }
+        let unsigned = signed
         try await signer.sign(&signed, at: now())
         // Marked, so that a redirect to another origin drops the whole signature (key id,
-        // nonce, date and digest too) when this middleware sits outside the redirect middleware.
-        for name in signer.signatureFieldNames { signed.markSecret(header: name.canonicalName) }
+        // nonce, date, digest and any query item too) when this middleware sits outside the
+        // redirect middleware.
+        signed.markSecretsAdded(since: unsigned)
         return try await next(signed)
     }
 }

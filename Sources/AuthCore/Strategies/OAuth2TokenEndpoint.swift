@@ -1,0 +1,110 @@
+public import Foundation
+import HTTPTypes
+
+/// How an OAuth 2.0 client authenticates to the authorization server's endpoints (RFC 6749
+/// §2.3). A secret is held as a ``Secret``: descriptions never show it.
+public enum OAuth2ClientAuthentication: Sendable, Equatable {
+    /// HTTP Basic with the client id and secret, each form-encoded first (RFC 6749 §2.3.1).
+    case clientSecretBasic(secret: Secret)
+    /// `client_id` and `client_secret` in the form body.
+    case clientSecretPost(secret: Secret)
+    /// A public client: `client_id` in the form body only.
+    case none
+
+    /// Puts the client's authentication on a form request to one of the server's endpoints.
+    /// - Parameters:
+    ///   - request: The request; a Basic `Authorization` field is set on it.
+    ///   - form: The form parameters; `client_id` (and `client_secret`) are added to it.
+    ///   - clientID: The client id.
+    public func apply(to request: inout AuthRequest, form: inout [(String, String)], clientID: String) {
+        switch self {
+        case .clientSecretBasic(let secret):
+            let pair = "\(QueryItems.formEncode(clientID)):\(QueryItems.formEncode(secret.reveal))"
+            request.head.headerFields[.authorization] = "Basic " + Data(pair.utf8).base64EncodedString()
+        case .clientSecretPost(let secret):
+            form += [("client_id", clientID), ("client_secret", secret.reveal)]
+        case .none:
+            form.append(("client_id", clientID))
+        }
+    }
+}
+
+/// An authorization server's endpoints as one client calls them: a form `POST` with the client's
+/// authentication, answered with JSON (RFC 6749 §3.2, and the revocation and introspection
+/// endpoints that follow the same rules).
+///
+/// Errors follow RFC 6749 §5.2: `invalid_grant` is ``AuthError/Code/reauthenticationRequired``
+/// (the grant is dead: sign in again); `invalid_client`, `unauthorized_client`,
+/// `unsupported_grant_type` and `invalid_scope` are ``AuthError/Code/misconfigured``; anything
+/// else is ``AuthError/Code/renewalFailed``. Each carries the ``OAuth2Error`` as its underlying
+/// error.
+///
+/// ```swift
+/// let endpoint = OAuth2TokenEndpoint(url: tokenURL, clientID: "svc", authentication: .clientSecretBasic(secret: Secret(clientSecret)), transport: transport)
+/// let tokens = try await endpoint.requestTokens([("grant_type", "client_credentials"), ("scope", "read")])
+/// ```
+public struct OAuth2TokenEndpoint: Sendable {
+    /// The token endpoint.
+    public let url: URL
+    /// The client id.
+    public let clientID: String
+    /// How the client authenticates.
+    public let authentication: OAuth2ClientAuthentication
+    private let transport: any Transport
+    private let clock: any AuthClock
+
+    /// Creates the endpoint.
+    /// - Parameters:
+    ///   - transport: Sends the requests. Pass the plain transport, not an authenticated client,
+    ///     so that they do not go through the authentication middleware.
+    ///   - clock: Gives the issue time when a response has no `Date` field.
+    public init(url: URL, clientID: String, authentication: OAuth2ClientAuthentication = .none, transport: any Transport, clock: any AuthClock = SystemClock()) {
+        self.url = url
+        self.clientID = clientID
+        self.authentication = authentication
+        self.transport = transport
+        self.clock = clock
+    }
+
+    /// Asks the token endpoint for tokens with the grant `parameters` describe.
+    /// - Parameters:
+    ///   - parameters: The grant's form parameters (`grant_type` and the rest).
+    ///   - previousRefreshToken: Kept when the response has no refresh token (RFC 6749 §6).
+    /// - Returns: The tokens, their expiry computed from the response's `Date` field.
+    public func requestTokens(_ parameters: [(String, String)], previousRefreshToken: String? = nil) async throws -> BearerTokenSet {
+        let response = try await post(parameters, to: url)
+        guard (200..<300).contains(response.status.code) else { throw Self.error(from: response) }
+        return try TokenResponse.parse(response.body).tokenSet(issuedAt: TokenResponse.issuedAt(response, fallback: clock.now()), previousRefreshToken: previousRefreshToken)
+    }
+
+    /// Posts a form with the client's authentication to `endpoint` (the token endpoint, or the
+    /// revocation or introspection endpoint of the same server) and returns the answer as it is.
+    public func post(_ parameters: [(String, String)], to endpoint: URL) async throws -> AuthResponse {
+        var form = parameters
+        var request = try AuthRequest(method: .post, url: endpoint)
+        request.head.headerFields[.contentType] = "application/x-www-form-urlencoded"
+        request.head.headerFields[.accept] = "application/json"
+        authentication.apply(to: &request, form: &form, clientID: clientID)
+        request.body = Data(form.map { "\(QueryItems.formEncode($0))=\(QueryItems.formEncode($1))" }.joined(separator: "&").utf8)
+        return try await transport.send(request)
+    }
+
+    /// RFC 6749 §5.2 errors that say the client, not the grant, is wrong.
+    static let configurationErrors: Set<String> = ["invalid_client", "unauthorized_client", "unsupported_grant_type", "invalid_scope"]
+
+    /// The typed error for an endpoint's error answer.
+    public static func error(from response: AuthResponse) -> AuthError {
+        let status = response.status.code
+        guard var oauth = try? JSONDecoder().decode(OAuth2Error.self, from: response.body) else {
+            return AuthError(code: .renewalFailed, message: "the token endpoint answered \(status) without an OAuth 2.0 error body", status: status)
+        }
+        oauth.status = status
+        if oauth.code == "invalid_grant" {
+            return AuthError.reauthenticationRequired(nil, reason: "the server rejected the grant (invalid_grant)", underlying: oauth)
+        }
+        if configurationErrors.contains(oauth.code) {
+            return AuthError(code: .misconfigured, message: "the token endpoint rejected the client configuration (\(oauth.code)): check the client id, its secret or key, its allowed grants and scopes", status: status, underlying: oauth)
+        }
+        return AuthError(code: .renewalFailed, message: "the token endpoint answered \(status) \(oauth.code)", status: status, underlying: oauth)
+    }
+}
