@@ -8,6 +8,7 @@ import AuthFileStore
 import AuthHTTPClient
 import AuthMFA
 import AuthMigration
+import AuthOAuth2
 import AuthSQLiteStore
 import AuthSigning
 import AuthTestServer
@@ -127,3 +128,7 @@ final class MyStore: CredentialStore {
     }
 }
 var clientSecret: String { given() }
+var oauthProvider: OAuth2Provider { given() }
+var app: OAuth2Client { given() }
+var callbackURL: URL { given() }
+var aliceClient: AccountClient<BearerStrategy> { given() }

@@ -230,6 +230,12 @@ import Testing
         request.head.headerFields[.accept] = "application/json"
     }
 
+    /// Sources/AuthCore/HTTP/FormURLEncoding.swift:6
+    static func AuthCore_HTTP_FormURLEncoding_6() async throws {
+        let body = FormURLEncoding.body([("grant_type", "client_credentials"), ("scope", "read write")])
+        // grant_type=client_credentials&scope=read+write
+    }
+
     /// Sources/AuthCore/HTTP/Middleware.swift:11
     static func AuthCore_HTTP_Middleware_11() async throws {
         struct RequestID: Middleware {
@@ -514,12 +520,51 @@ import Testing
         let profile = try await vault.load(Profile.self, for: account)   // a v1 record comes back as v3
     }
 
+    /// Sources/AuthOAuth2/AuthorizationCode/OAuth2Client+AuthorizationCode.swift:8
+    static func AuthOAuth2_AuthorizationCode_OAuth2Client_AuthorizationCode_8() async throws {
+        let pending = try await app.startAuthorization(redirectURI: URL(string: "http://127.0.0.1:8765/callback")!, scopes: ["openid", "profile"])
+        print("Open \(pending.url)")
+        let tokens = try await app.completeAuthorization(pending, redirect: callbackURL)
+    }
+
+    /// Sources/AuthOAuth2/AuthorizationCode/PKCE.swift:8
+    static func AuthOAuth2_AuthorizationCode_PKCE_8() async throws {
+        let pkce = PKCE()
+        // authorize?...&code_challenge=\(pkce.challenge)&code_challenge_method=S256
+        // token: code_verifier=\(pkce.verifier.reveal)
+    }
+
+    /// Sources/AuthOAuth2/Client/OAuth2Client.swift:11
+    static func AuthOAuth2_Client_OAuth2Client_11() async throws {
+        let provider = OAuth2Provider(issuer: URL(string: "https://auth.example.com")!, transport: transport)
+        let app = OAuth2Client(provider: provider, clientID: "cli-app", transport: transport)
+        let strategy = BearerStrategy(allowedHosts: AllowedHosts(["api.example.com"]), refresher: app)
+    }
+
+    /// Sources/AuthOAuth2/ClientCredentials/ClientCredentialsStrategy.swift:13
+    static func AuthOAuth2_ClientCredentials_ClientCredentialsStrategy_13() async throws {
+        let client = OAuth2Client(provider: oauthProvider, clientID: "billing", authentication: .clientSecretBasic(secret: Secret(clientSecret)), transport: transport)
+        let strategy = ClientCredentialsStrategy(client: client, scopes: ["invoices.read"], resources: [URL(string: "https://api.example.com")!], allowedHosts: AllowedHosts(["api.example.com"]))
+        let billing = container.makeClient(for: strategy.account(), strategy: strategy)
+    }
+
     /// Sources/AuthOAuth2/Provider/AuthorizationServerMetadata.swift:7
     static func AuthOAuth2_Provider_AuthorizationServerMetadata_7() async throws {
         let metadata = AuthorizationServerMetadata(
             issuer: URL(string: "https://auth.example.com")!,
             authorizationEndpoint: URL(string: "https://auth.example.com/authorize")!,
             tokenEndpoint: URL(string: "https://auth.example.com/token")!)
+    }
+
+    /// Sources/AuthOAuth2/Provider/OAuth2Provider.swift:13
+    static func AuthOAuth2_Provider_OAuth2Provider_13() async throws {
+        let provider = OAuth2Provider(issuer: URL(string: "https://auth.example.com")!, transport: transport)
+        let tokenEndpoint = try await provider.metadata().tokenEndpoint
+    }
+
+    /// Sources/AuthOAuth2/Revocation/OAuth2Client+Revocation.swift:27
+    static func AuthOAuth2_Revocation_OAuth2Client_Revocation_27() async throws {
+        try await app.signOut(aliceClient)
     }
 
     /// Sources/AuthSQLiteStore/Container/AuthContainer+SQLiteStore.swift:6

@@ -61,6 +61,7 @@ struct SecretExhibit {
         all += try await mfa()
         all += try await signing()
         all += try await cacheAndMigration()
+        all += try oauth2()
         all += testServer()
         return all
     }

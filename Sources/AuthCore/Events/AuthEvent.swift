@@ -27,6 +27,9 @@ public enum AuthEvent: Sendable, Equatable, CustomStringConvertible {
     /// A credential was not put on a request to an origin its configuration does not allow
     /// (a redirect to another origin, or a request sent there directly).
     case credentialWithheld(CredentialWithheld)
+    /// A sign-out could not revoke the account's tokens at the provider (RFC 7009); the local
+    /// credential was removed all the same.
+    case revocationFailed(AccountKey, reason: String)
 
     /// A one-line summary, free of secrets.
     public var description: String {
@@ -42,6 +45,7 @@ public enum AuthEvent: Sendable, Equatable, CustomStringConvertible {
         case .persistFailed(let a, let reason): "persistFailed(\(a)): \(reason)"
         case .waitingForRefreshLock(let a, let waited): "waitingForRefreshLock(\(a)): \(waited)"
         case .credentialWithheld(let withheld): "credentialWithheld(\(withheld.account.map(\.description) ?? "-")): \(withheld)"
+        case .revocationFailed(let a, let reason): "revocationFailed(\(a)): \(reason)"
         }
     }
 
@@ -49,7 +53,8 @@ public enum AuthEvent: Sendable, Equatable, CustomStringConvertible {
     public var account: AccountKey? {
         switch self {
         case .signedIn(let a), .renewed(let a), .renewalFailed(let a, _), .reauthenticationRequired(let a, _),
-            .excessiveRenewal(let a), .signedOut(let a), .persistFailed(let a, _), .waitingForRefreshLock(let a, _):
+            .excessiveRenewal(let a), .signedOut(let a), .persistFailed(let a, _), .waitingForRefreshLock(let a, _),
+            .revocationFailed(let a, _):
             a
         case .storeUnavailable(let a, _): a
         case .rateLimited(let info): info.account

@@ -85,7 +85,7 @@ public struct OAuth2TokenEndpoint: Sendable {
         request.head.headerFields[.contentType] = "application/x-www-form-urlencoded"
         request.head.headerFields[.accept] = "application/json"
         authentication.apply(to: &request, form: &form, clientID: clientID)
-        request.body = Data(form.map { "\(QueryItems.formEncode($0))=\(QueryItems.formEncode($1))" }.joined(separator: "&").utf8)
+        request.body = FormURLEncoding.body(form)
         return try await transport.send(request)
     }
 

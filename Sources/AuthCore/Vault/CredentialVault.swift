@@ -133,10 +133,13 @@ public protocol EnvelopeUpgrading: Sendable {
     func upgrade(_ envelope: Envelope, to version: Int, key: CredentialKey) throws -> Envelope
 }
 
-/// A decoding error stripped of the values it quoted, so no secret leaks through its text.
-struct DecodingFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ error: any Error) {
+/// A decoding error stripped of the values it quoted, so no secret leaks through its text: what
+/// an error message says about a server's or a store's JSON that did not decode.
+public struct DecodingFailure: Error, CustomStringConvertible {
+    /// Where and how decoding failed, without the values.
+    public let description: String
+    /// Describes `error` (a `DecodingError`, or anything else as "undecodable data").
+    public init(_ error: any Error) {
         switch error {
         case DecodingError.keyNotFound(let key, _): description = "missing key '\(key.stringValue)'"
         case DecodingError.typeMismatch(let type, let context): description = "wrong type at '\(context.codingPath.map(\.stringValue).joined(separator: "."))', expected \(type)"

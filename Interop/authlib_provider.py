@@ -1,0 +1,274 @@
+"""Peer: a standard OAuth 2.0 authorization server built with Authlib, for AuthOAuth2's interop tests.
+
+What AuthOAuth2 must obtain tokens from, served by Authlib's own implementations:
+- `GET /.well-known/oauth-authorization-server` (RFC 8414 metadata; `iss` on authorization
+  responses, RFC 9207);
+- `GET /authorize`: the authorization code grant with PKCE required (RFC 7636). The user `alice`
+  consents at once; `prompt=none` with `login_hint=deny` makes her refuse (`access_denied`);
+- `POST /oauth/token`: authorization_code, refresh_token (rotating) and client_credentials;
+- `POST /oauth/revoke`: RFC 7009 revocation;
+- `GET /api/me`: Authlib's `ResourceProtector`, answering who the token is for;
+- `GET /_counters`, `POST /_expire` (ends every access token) for the tests.
+
+Clients: `app` (public, `none`, redirect URIs on any loopback port per RFC 8252 §7.3),
+`svc-basic` (`client_secret_basic`) and `svc-post` (`client_secret_post`), both allowed only the
+client_credentials grant and the scopes `read write`.
+
+    python authlib_provider.py --port 0 --access-seconds 2
+
+prints `PORT <n>` as its first line once it listens on 127.0.0.1.
+"""
+
+import argparse
+import os
+import threading
+import time
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from authlib.integrations.flask_oauth2 import AuthorizationServer, ResourceProtector, current_token
+from authlib.oauth2.rfc6749 import ClientMixin, TokenMixin, grants
+from authlib.oauth2.rfc6750 import BearerTokenValidator
+from authlib.oauth2.rfc7009 import RevocationEndpoint
+from authlib.oauth2.rfc7636 import CodeChallenge
+from authlib.oauth2.rfc9207 import IssuerParameter
+from flask import Flask, jsonify, request
+
+from peer_support import serve
+
+os.environ.setdefault("AUTHLIB_INSECURE_TRANSPORT", "1")  # plain http on 127.0.0.1
+SECRETS = {"svc-basic": ("client_secret_basic", "svc-basic-s3cret"), "svc-post": ("client_secret_post", "svc-post-s3cret")}
+
+
+def issuer():
+    return request.host_url.rstrip("/")
+
+
+class Client(ClientMixin):
+    def __init__(self, client_id):
+        self.client_id = client_id
+        self.method, self.secret = SECRETS.get(client_id, ("none", None))
+
+    def get_client_id(self):
+        return self.client_id
+
+    def get_default_redirect_uri(self):
+        return None
+
+    def get_allowed_scope(self, scope):
+        allowed = {"read", "write"} if self.secret else {"openid", "profile", "read"}
+        return " ".join(s for s in (scope or "").split() if s in allowed)
+
+    def check_redirect_uri(self, redirect_uri):
+        parts = urlsplit(redirect_uri)
+        return self.secret is None and parts.scheme == "http" and parts.hostname == "127.0.0.1" and parts.path == "/callback"
+
+    def check_client_secret(self, client_secret):
+        return self.secret is not None and client_secret == self.secret
+
+    def check_endpoint_auth_method(self, method, endpoint):
+        return method == self.method
+
+    def check_response_type(self, response_type):
+        return self.secret is None and response_type == "code"
+
+    def check_grant_type(self, grant_type):
+        if self.secret:
+            return grant_type == "client_credentials"
+        return grant_type in ("authorization_code", "refresh_token")
+
+
+@dataclass
+class Token(TokenMixin):
+    client_id: str
+    subject: str
+    access_token: str
+    refresh_token: str
+    scope: str
+    expires_in: int
+    issued_at: float = field(default_factory=time.time)
+    revoked: bool = False
+
+    def check_client(self, client):
+        return client.get_client_id() == self.client_id
+
+    def get_scope(self):
+        return self.scope
+
+    def get_expires_in(self):
+        return self.expires_in
+
+    def is_expired(self):
+        return time.time() >= self.issued_at + self.expires_in
+
+    def is_revoked(self):
+        return self.revoked
+
+    def get_user(self):
+        return self.subject
+
+    def get_client(self):
+        return Client(self.client_id)
+
+
+@dataclass
+class AuthorizationCode:
+    code: str
+    client_id: str
+    redirect_uri: str
+    scope: str
+    user: str
+    code_challenge: str
+    code_challenge_method: str
+
+    def get_redirect_uri(self):
+        return self.redirect_uri
+
+    def get_scope(self):
+        return self.scope
+
+
+class Store:
+    def __init__(self):
+        self.lock = threading.RLock()
+        self.by_access, self.by_refresh, self.codes = {}, {}, {}
+        self.counts = Counter()
+
+    def save_token(self, token, req):
+        with self.lock:
+            subject = req.user if req.user else req.client.get_client_id()
+            saved = Token(req.client.get_client_id(), subject, token["access_token"], token.get("refresh_token"), token.get("scope", ""), token["expires_in"])
+            self.by_access[saved.access_token] = saved
+            if saved.refresh_token:
+                self.by_refresh[saved.refresh_token] = saved
+            self.counts[f"{req.payload.grant_type}_grants"] += 1
+
+
+def create_app(access_seconds):
+    app = Flask(__name__)
+    app.config.update(OAUTH2_REFRESH_TOKEN_GENERATOR=True, OAUTH2_TOKEN_EXPIRES_IN={"client_credentials": access_seconds, "authorization_code": access_seconds, "refresh_token": access_seconds})
+    store = Store()
+    server = AuthorizationServer(app, query_client=lambda cid: Client(cid) if cid in SECRETS or cid == "app" else None, save_token=store.save_token)
+
+    class CodeGrant(grants.AuthorizationCodeGrant):
+        TOKEN_ENDPOINT_AUTH_METHODS = ["none"]
+
+        def save_authorization_code(self, code, req):
+            store.codes[code] = AuthorizationCode(code, req.client.get_client_id(), req.payload.redirect_uri, req.payload.scope, req.user, req.payload.data.get("code_challenge"), req.payload.data.get("code_challenge_method"))
+
+        def query_authorization_code(self, code, client):
+            found = store.codes.get(code)
+            return found if found and found.client_id == client.get_client_id() else None
+
+        def delete_authorization_code(self, authorization_code):
+            store.codes.pop(authorization_code.code, None)
+
+        def authenticate_user(self, authorization_code):
+            return authorization_code.user
+
+    class ClientCredentials(grants.ClientCredentialsGrant):
+        TOKEN_ENDPOINT_AUTH_METHODS = ["client_secret_basic", "client_secret_post"]
+
+    class RotatingRefresh(grants.RefreshTokenGrant):
+        TOKEN_ENDPOINT_AUTH_METHODS = ["none"]
+        INCLUDE_NEW_REFRESH_TOKEN = True
+
+        def authenticate_refresh_token(self, refresh_token):
+            token = store.by_refresh.get(refresh_token)
+            return None if token is None or token.revoked else token
+
+        def authenticate_user(self, refresh_token):
+            return refresh_token.subject
+
+        def revoke_old_credential(self, refresh_token):
+            refresh_token.revoked = True
+
+    class Revocation(RevocationEndpoint):
+        CLIENT_AUTH_METHODS = ["none", "client_secret_basic", "client_secret_post"]
+
+        def query_token(self, token_string, token_type_hint):
+            if token_type_hint == "access_token":
+                return store.by_access.get(token_string)
+            if token_type_hint == "refresh_token":
+                return store.by_refresh.get(token_string)
+            return store.by_access.get(token_string) or store.by_refresh.get(token_string)
+
+        def revoke_token(self, token, req):
+            token.revoked = True
+            store.counts[f"revoked_{req.form.get('token_type_hint', 'unhinted')}"] += 1
+
+    class Issuer(IssuerParameter):
+        def get_issuer(self):
+            return issuer()
+
+    server.register_grant(CodeGrant, [CodeChallenge(required=True)])
+    server.register_grant(ClientCredentials)
+    server.register_grant(RotatingRefresh)
+    server.register_endpoint(Revocation)
+    server.register_extension(Issuer())
+
+    class Validator(BearerTokenValidator):
+        def authenticate_token(self, token_string):
+            return store.by_access.get(token_string)
+
+    protect = ResourceProtector()
+    protect.register_token_validator(Validator())
+
+    @app.get("/.well-known/oauth-authorization-server")
+    def metadata():
+        base = issuer()
+        return jsonify(
+            issuer=base,
+            authorization_endpoint=f"{base}/authorize",
+            token_endpoint=f"{base}/oauth/token",
+            revocation_endpoint=f"{base}/oauth/revoke",
+            grant_types_supported=["authorization_code", "refresh_token", "client_credentials"],
+            response_types_supported=["code"],
+            token_endpoint_auth_methods_supported=["none", "client_secret_basic", "client_secret_post"],
+            code_challenge_methods_supported=["S256"],
+            authorization_response_iss_parameter_supported=True,
+            scopes_supported=["openid", "profile", "read", "write"],
+        )
+
+    @app.get("/authorize")
+    def authorize():
+        store.counts["authorize"] += 1
+        user = None if request.args.get("login_hint") == "deny" else "alice"
+        return server.create_authorization_response(grant_user=user)
+
+    @app.post("/oauth/token")
+    def token():
+        return server.create_token_response()
+
+    @app.post("/oauth/revoke")
+    def revoke():
+        return server.create_endpoint_response("revocation")
+
+    @app.get("/api/me")
+    @protect()
+    def me():
+        return jsonify(sub=current_token.subject, client_id=current_token.client_id, scope=current_token.scope)
+
+    @app.get("/_counters")
+    def counters():
+        return jsonify(counts=dict(store.counts), requests={})
+
+    @app.post("/_expire")
+    def expire():
+        with store.lock:
+            for token in store.by_access.values():
+                token.expires_in = 0
+        return jsonify(expired=True)
+
+    return app
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--access-seconds", type=int, default=300)
+    parser.add_argument("--renewed-access-seconds", type=int, default=300)  # the harness passes it; unused
+    arguments = parser.parse_args()
+    serve(create_app(arguments.access_seconds), arguments.port)

@@ -1,0 +1,55 @@
+public import AuthCore
+public import Foundation
+
+/// One registered client of an authorization server: its id, how it authenticates, and the
+/// provider it belongs to. The grants are methods on it (authorization code with PKCE, client
+/// credentials through ``ClientCredentialsStrategy``, refresh, revocation).
+///
+/// It is also the ``TokenRefresher`` of a ``BearerStrategy`` for the tokens it obtained: the
+/// refresh_token grant at the provider's token endpoint.
+///
+/// ```swift
+/// let provider = OAuth2Provider(issuer: URL(string: "https://auth.example.com")!, transport: transport)
+/// let app = OAuth2Client(provider: provider, clientID: "cli-app", transport: transport)
+/// let strategy = BearerStrategy(allowedHosts: AllowedHosts(["api.example.com"]), refresher: app)
+/// ```
+public struct OAuth2Client: TokenRefresher, CustomStringConvertible {
+    /// The provider.
+    public let provider: OAuth2Provider
+    /// The client id.
+    public let clientID: String
+    /// How the client authenticates at the token, revocation and introspection endpoints.
+    public let authentication: OAuth2ClientAuthentication
+    let transport: any Transport
+    let clock: any AuthClock
+
+    /// Creates a client.
+    /// - Parameters:
+    ///   - transport: Sends the requests to the provider: the plain transport, not an
+    ///     authenticated client.
+    ///   - clock: Gives the issue time of tokens whose response has no `Date` field.
+    public init(provider: OAuth2Provider, clientID: String, authentication: OAuth2ClientAuthentication = .none, transport: any Transport, clock: any AuthClock = SystemClock()) {
+        self.provider = provider
+        self.clientID = clientID
+        self.authentication = authentication
+        self.transport = transport
+        self.clock = clock
+    }
+
+    /// The client id and issuer; never the secret.
+    public var description: String { "OAuth2Client(\(clientID) at \(provider.issuer.absoluteString))" }
+
+    /// The provider's token endpoint, as this client calls it.
+    public func tokenEndpoint() async throws -> OAuth2TokenEndpoint {
+        OAuth2TokenEndpoint(url: try await provider.metadata().tokenEndpoint, clientID: clientID, authentication: authentication, transport: transport, clock: clock)
+    }
+
+    /// Renews with the refresh_token grant (RFC 6749 §6), keeping the refresh token when the
+    /// server sends no new one.
+    public func refresh(_ tokens: BearerTokenSet) async throws -> BearerTokenSet {
+        guard let refreshToken = tokens.refreshToken else {
+            throw AuthError.reauthenticationRequired(nil, reason: "there is no refresh token")
+        }
+        return try await tokenEndpoint().requestTokens([("grant_type", "refresh_token"), ("refresh_token", refreshToken.reveal)], previousRefreshToken: refreshToken.reveal)
+    }
+}

@@ -1,0 +1,44 @@
+public import AuthCore
+public import Foundation
+
+extension OAuth2Client {
+    /// Revokes a token at the provider (RFC 7009).
+    /// - Parameters:
+    ///   - token: The token.
+    ///   - hint: `refresh_token` or `access_token`.
+    /// - Throws: `AuthError` `.misconfigured` when the provider has no revocation endpoint, or
+    ///   the endpoint's error (see ``OAuth2TokenEndpoint``).
+    public func revoke(_ token: Secret, hint: String) async throws {
+        let metadata = try await provider.metadata()
+        guard let endpoint = metadata.revocationEndpoint else {
+            throw AuthError(code: .misconfigured, message: "the provider \(metadata.issuer.absoluteString) has no revocation endpoint")
+        }
+        let response = try await tokenEndpoint().post([("token", token.reveal), ("token_type_hint", hint)], to: endpoint)
+        guard (200..<300).contains(response.status.code) else { throw OAuth2TokenEndpoint.error(from: response) }
+    }
+
+    /// Signs an account out everywhere it can: revokes its refresh token, then its access token,
+    /// at the provider (RFC 7009), then removes the local credential.
+    ///
+    /// The revocation is best effort: when it fails (provider unreachable, no revocation
+    /// endpoint, an error answer), ``AuthEvent/revocationFailed(_:reason:)`` reports it and the
+    /// local credential is removed all the same, so a sign-out always signs out.
+    ///
+    /// ```swift
+    /// try await app.signOut(aliceClient)
+    /// ```
+    /// - Throws: What removing the local credential throws (`.storage`).
+    public func signOut<S: AuthStrategy>(_ account: AccountClient<S>) async throws where S.Value == BearerTokenSet {
+        let session = account.session
+        if let tokens = try? await session.vault.load(BearerTokenSet.self, for: account.account) {
+            do {
+                if let refresh = tokens.refreshToken { try await revoke(refresh, hint: "refresh_token") }
+                try await revoke(tokens.accessToken, hint: "access_token")
+            } catch {
+                let reason = (error as? AuthError)?.message ?? String(describing: type(of: error))
+                session.events.emit(.revocationFailed(account.account, reason: reason))
+            }
+        }
+        try await account.signOut()
+    }
+}

@@ -1,0 +1,72 @@
+import AuthCore
+import AuthOAuth2
+import Foundation
+import Testing
+
+@Suite struct PKCETests {
+    /// RFC 7636 Appendix B.
+    @Test func theRFC7636ExampleGivesItsChallenge() throws {
+        let pkce = try PKCE(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
+        #expect(pkce.challenge == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
+        #expect(pkce.method == "S256")
+    }
+
+    @Test func freshVerifiersAreLongUnreservedAndDistinct() throws {
+        let verifiers = (0..<50).map { _ in PKCE().verifier.reveal }
+        #expect(Set(verifiers).count == 50)
+        for verifier in verifiers {
+            #expect(verifier.count == 43)
+            #expect(try PKCE(verifier: verifier).verifier.reveal == verifier)
+        }
+    }
+
+    @Test(arguments: ["short", String(repeating: "a", count: 129), String(repeating: "a", count: 42) + "+", String(repeating: "é", count: 43)])
+    func aVerifierOutsideRFC7636IsATypedError(verifier: String) {
+        #expect { try PKCE(verifier: verifier) } throws: { ($0 as? AuthError)?.code == .invalidRequest }
+    }
+
+    @Test func descriptionsDoNotShowTheVerifier() throws {
+        let pkce = try PKCE(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
+        let pending = PendingAuthorization(url: URL(string: "https://auth.example.com/authorize?x=1")!, state: "s", nonce: nil, pkce: pkce, redirectURI: URL(string: "http://127.0.0.1:5555/callback")!, issuer: URL(string: "https://auth.example.com")!)
+        for text in ["\(pkce)", String(reflecting: pkce), "\(pending)", String(reflecting: pending)] {
+            #expect(!text.contains("dBjftJeZ4CVP"), "\(text)")
+        }
+    }
+}
+
+@Suite struct DiscoveryAndResponseTests {
+    /// RFC 8414 §3.1: the well-known segment goes between the host and the issuer's path.
+    @Test(arguments: [
+        ("https://example.com", OAuth2Provider.Discovery.authorizationServer, "https://example.com/.well-known/oauth-authorization-server"),
+        ("https://example.com/issuer1", .authorizationServer, "https://example.com/.well-known/oauth-authorization-server/issuer1"),
+        ("https://example.com/issuer1/", .authorizationServer, "https://example.com/.well-known/oauth-authorization-server/issuer1"),
+        ("https://example.com", .openIDConfiguration, "https://example.com/.well-known/openid-configuration"),
+        ("https://example.com/tenant", .openIDConfiguration, "https://example.com/tenant/.well-known/openid-configuration"),
+    ])
+    func theWellKnownURL(issuer: String, discovery: OAuth2Provider.Discovery, expected: String) throws {
+        #expect(OAuth2Provider.wellKnownURL(issuer: try #require(URL(string: issuer)), discovery: discovery).absoluteString == expected)
+    }
+
+    @Test func anAuthorizationAnswerIsFormDecoded() throws {
+        let answer = AuthorizationResponse(redirect: try #require(URL(string: "http://127.0.0.1:5555/callback?error=access_denied&error_description=The+user%20said+no&state=a%2Bb&iss=https%3A%2F%2Fauth.example.com&state=second")))
+        #expect(answer.error == OAuth2Error(code: "access_denied", errorDescription: "The user said no"))
+        #expect(answer.state == "a+b")  // the first of a repeated parameter
+        #expect(answer.issuer == "https://auth.example.com")
+        #expect(answer.code == nil)
+    }
+
+    @Test func eachClientCredentialsConfigurationHasItsOwnAccount() throws {
+        let provider = OAuth2Provider(metadata: AuthorizationServerMetadata(issuer: URL(string: "https://auth.example.com")!, tokenEndpoint: URL(string: "https://auth.example.com/token")!))
+        let client = OAuth2Client(provider: provider, clientID: "svc", transport: ClosureTransport { _ in AuthResponse(status: .ok) })
+        let hosts = AllowedHosts(["api.example.com"])
+        let accounts = [
+            ClientCredentialsStrategy(client: client, allowedHosts: hosts),
+            ClientCredentialsStrategy(client: client, scopes: ["read"], allowedHosts: hosts),
+            ClientCredentialsStrategy(client: client, scopes: ["read", "write"], allowedHosts: hosts),
+            ClientCredentialsStrategy(client: client, scopes: ["read"], resources: [URL(string: "https://api.example.com")!], allowedHosts: hosts),
+            ClientCredentialsStrategy(client: client, scopes: ["read"], audience: "billing", allowedHosts: hosts),
+        ].map { $0.account() }
+        #expect(Set(accounts).count == accounts.count)
+        #expect(ClientCredentialsStrategy(client: client, scopes: ["write", "read"], allowedHosts: hosts).account() == accounts[2])
+    }
+}

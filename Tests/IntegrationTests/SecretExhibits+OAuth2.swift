@@ -1,0 +1,24 @@
+import AuthCore
+import AuthOAuth2
+import Foundation
+
+extension SecretExhibit {
+    /// AuthOAuth2: a confidential client and its strategy, a pending authorization and its
+    /// PKCE verifier, the shared token endpoint.
+    static func oauth2() throws -> [SecretExhibit] {
+        let m = marker
+        let metadata = AuthorizationServerMetadata(issuer: URL(string: "https://auth.example.com")!, authorizationEndpoint: URL(string: "https://auth.example.com/authorize")!, tokenEndpoint: URL(string: "https://auth.example.com/token")!)
+        let transport = ClosureTransport { _ in AuthResponse(status: .ok) }
+        let client = OAuth2Client(provider: OAuth2Provider(metadata: metadata), clientID: "svc", authentication: .clientSecretPost(secret: Secret("\(m)-client-secret")), transport: transport)
+        let verifier = "\(m)-verifier-0123456789abcdefghijklmnopqrstuvwxyz"
+        let pkce = try PKCE(verifier: verifier)
+        let pending = PendingAuthorization(url: metadata.authorizationEndpoint!, state: "state", nonce: nil, pkce: pkce, redirectURI: URL(string: "http://127.0.0.1:5555/callback")!, issuer: metadata.issuer)
+        return [
+            SecretExhibit(client, [m]),
+            SecretExhibit(ClientCredentialsStrategy(client: client, scopes: ["read"], allowedHosts: AllowedHosts(["api.example.com"])), [m]),
+            SecretExhibit(pkce, [m]),
+            SecretExhibit(pending, [m]),
+            SecretExhibit(OAuth2TokenEndpoint(url: metadata.tokenEndpoint, clientID: "svc", authentication: .clientSecretBasic(secret: Secret("\(m)-basic")), transport: transport), [m]),
+        ]
+    }
+}
