@@ -6,7 +6,11 @@ What AuthOAuth2 must obtain tokens from, served by Authlib's own implementations
 - `GET /authorize`: the authorization code grant with PKCE required (RFC 7636). The user `alice`
   consents at once; `prompt=none` with `login_hint=deny` makes her refuse (`access_denied`);
 - `POST /oauth/token`: authorization_code, refresh_token (rotating) and client_credentials;
-- `POST /oauth/revoke`: RFC 7009 revocation;
+- `POST /oauth/revoke`: RFC 7009 revocation; `POST /oauth/introspect`: RFC 7662, for the
+  confidential clients;
+- `POST /device_authorization` and the device_code grant (RFC 8628), polled no faster than
+  `--device-interval` seconds (faster polls get `slow_down`); `POST /_device/decide` with
+  `user_code` and `decision` (`approve` or `deny`) is the user's answer on another device;
 - `GET /api/me`: Authlib's `ResourceProtector`, answering who the token is for;
 - `GET /_counters`, `POST /_expire` (ends every access token) for the tests.
 
@@ -33,6 +37,8 @@ from authlib.oauth2.rfc6749 import ClientMixin, TokenMixin, grants
 from authlib.oauth2.rfc6750 import BearerTokenValidator
 from authlib.oauth2.rfc7009 import RevocationEndpoint
 from authlib.oauth2.rfc7636 import CodeChallenge
+from authlib.oauth2.rfc7662 import IntrospectionEndpoint
+from authlib.oauth2.rfc8628 import DeviceAuthorizationEndpoint, DeviceCodeGrant, DeviceCredentialDict
 from authlib.oauth2.rfc9207 import IssuerParameter
 from flask import Flask, jsonify, request
 
@@ -77,7 +83,7 @@ class Client(ClientMixin):
     def check_grant_type(self, grant_type):
         if self.secret:
             return grant_type == "client_credentials"
-        return grant_type in ("authorization_code", "refresh_token")
+        return grant_type in ("authorization_code", "refresh_token", DeviceCodeGrant.GRANT_TYPE)
 
 
 @dataclass
@@ -134,6 +140,7 @@ class Store:
     def __init__(self):
         self.lock = threading.RLock()
         self.by_access, self.by_refresh, self.codes = {}, {}, {}
+        self.devices, self.decisions, self.last_poll = {}, {}, {}
         self.counts = Counter()
 
     def save_token(self, token, req):
@@ -146,7 +153,7 @@ class Store:
             self.counts[f"{req.payload.grant_type}_grants"] += 1
 
 
-def create_app(access_seconds):
+def create_app(access_seconds, device_interval=1, device_expires=60):
     app = Flask(__name__)
     app.config.update(OAUTH2_REFRESH_TOKEN_GENERATOR=True, OAUTH2_TOKEN_EXPIRES_IN={"client_credentials": access_seconds, "authorization_code": access_seconds, "refresh_token": access_seconds})
     store = Store()
@@ -199,6 +206,54 @@ def create_app(access_seconds):
             token.revoked = True
             store.counts[f"revoked_{req.form.get('token_type_hint', 'unhinted')}"] += 1
 
+    class Introspection(IntrospectionEndpoint):
+        CLIENT_AUTH_METHODS = ["client_secret_basic", "client_secret_post"]
+
+        def query_token(self, token_string, token_type_hint):
+            return store.by_access.get(token_string) or store.by_refresh.get(token_string)
+
+        def check_permission(self, token, client, req):
+            return client.secret is not None
+
+        def introspect_token(self, token):
+            store.counts["introspections"] += 1
+            return {
+                "active": True, "client_id": token.client_id, "token_type": "Bearer", "scope": token.scope,
+                "sub": token.subject, "username": token.subject, "iss": issuer(),
+                "exp": int(token.issued_at + token.expires_in), "iat": int(token.issued_at),
+            }
+
+    class DeviceEndpoint(DeviceAuthorizationEndpoint):
+        CLIENT_AUTH_METHODS = ["none"]
+        INTERVAL = device_interval
+        EXPIRES_IN = device_expires
+
+        def get_verification_uri(self):
+            return f"{issuer()}/device"
+
+        def save_device_credential(self, client_id, scope, data):
+            store.devices[data["device_code"]] = DeviceCredentialDict(client_id=client_id, scope=scope, expires_at=time.time() + device_expires, **data)
+            store.counts["device_authorizations"] += 1
+
+    class DeviceGrant(DeviceCodeGrant):
+        TOKEN_ENDPOINT_AUTH_METHODS = ["none"]
+
+        def query_device_credential(self, device_code):
+            store.counts["device_polls"] += 1
+            return store.devices.get(device_code)
+
+        def query_user_grant(self, user_code):
+            return store.decisions.get(user_code)
+
+        def should_slow_down(self, credential):
+            now, code = time.time(), credential["device_code"]
+            previous = store.last_poll.get(code)
+            store.last_poll[code] = now
+            slow = previous is not None and now - previous < device_interval - 0.05
+            if slow:
+                store.counts["slow_down"] += 1
+            return slow
+
     class Issuer(IssuerParameter):
         def get_issuer(self):
             return issuer()
@@ -207,6 +262,9 @@ def create_app(access_seconds):
     server.register_grant(ClientCredentials)
     server.register_grant(RotatingRefresh)
     server.register_endpoint(Revocation)
+    server.register_endpoint(DeviceEndpoint)
+    server.register_endpoint(Introspection)
+    server.register_grant(DeviceGrant)
     server.register_extension(Issuer())
 
     class Validator(BearerTokenValidator):
@@ -224,7 +282,9 @@ def create_app(access_seconds):
             authorization_endpoint=f"{base}/authorize",
             token_endpoint=f"{base}/oauth/token",
             revocation_endpoint=f"{base}/oauth/revoke",
-            grant_types_supported=["authorization_code", "refresh_token", "client_credentials"],
+            device_authorization_endpoint=f"{base}/device_authorization",
+            introspection_endpoint=f"{base}/oauth/introspect",
+            grant_types_supported=["authorization_code", "refresh_token", "client_credentials", DeviceCodeGrant.GRANT_TYPE],
             response_types_supported=["code"],
             token_endpoint_auth_methods_supported=["none", "client_secret_basic", "client_secret_post"],
             code_challenge_methods_supported=["S256"],
@@ -245,6 +305,19 @@ def create_app(access_seconds):
     @app.post("/oauth/revoke")
     def revoke():
         return server.create_endpoint_response("revocation")
+
+    @app.post("/oauth/introspect")
+    def introspect():
+        return server.create_endpoint_response("introspection")
+
+    @app.post("/device_authorization")
+    def device_authorization():
+        return server.create_endpoint_response("device_authorization")
+
+    @app.post("/_device/decide")
+    def decide():
+        store.decisions[request.form["user_code"]] = ("alice", request.form["decision"] == "approve")
+        return jsonify(decided=True)
 
     @app.get("/api/me")
     @protect()
@@ -270,5 +343,7 @@ if __name__ == "__main__":
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--access-seconds", type=int, default=300)
     parser.add_argument("--renewed-access-seconds", type=int, default=300)  # the harness passes it; unused
+    parser.add_argument("--device-interval", type=int, default=1)
+    parser.add_argument("--device-expires", type=int, default=60)
     arguments = parser.parse_args()
-    serve(create_app(arguments.access_seconds), arguments.port)
+    serve(create_app(arguments.access_seconds, arguments.device_interval, arguments.device_expires), arguments.port)

@@ -548,6 +548,35 @@ import Testing
         let billing = container.makeClient(for: strategy.account(), strategy: strategy)
     }
 
+    /// Sources/AuthOAuth2/DeviceAuthorization/OAuth2Client+DeviceAuthorization.swift:11
+    static func AuthOAuth2_DeviceAuthorization_OAuth2Client_DeviceAuthorization_11() async throws {
+        let device = try await app.startDeviceAuthorization(scopes: ["read"])
+        print("Go to \(device.verificationURI) and enter \(device.userCode)")
+        let tokens = try await app.pollDeviceAuthorization(device)
+    }
+
+    /// Sources/AuthOAuth2/Introspection/TokenIntrospection.swift:54
+    static func AuthOAuth2_Introspection_TokenIntrospection_54() async throws {
+        let info = try await app.introspect(Secret(accessToken))
+        guard info.active, info.scope?.split(separator: " ").contains("read") == true else { return }
+    }
+
+    /// Sources/AuthOAuth2/Loopback/LoopbackRedirectListener.swift:13
+    static func AuthOAuth2_Loopback_LoopbackRedirectListener_13() async throws {
+        let listener = try await LoopbackRedirectListener.start()
+        let pending = try await app.startAuthorization(redirectURI: listener.redirectURI, scopes: ["openid"])
+        print("Open \(pending.url) in your browser")
+        let tokens = try await app.completeAuthorization(pending, redirect: try await listener.waitForRedirect())
+    }
+
+    /// Sources/AuthOAuth2/Loopback/OAuth2Client+Browser.swift:9
+    static func AuthOAuth2_Loopback_OAuth2Client_Browser_9() async throws {
+        let tokens = try await app.signInWithBrowser(scopes: ["openid", "profile"]) { url in
+            print("Open \(url) to sign in")
+        }
+        try await aliceClient.signIn(tokens)
+    }
+
     /// Sources/AuthOAuth2/Provider/AuthorizationServerMetadata.swift:7
     static func AuthOAuth2_Provider_AuthorizationServerMetadata_7() async throws {
         let metadata = AuthorizationServerMetadata(

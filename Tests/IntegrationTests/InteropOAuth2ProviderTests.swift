@@ -5,6 +5,7 @@ import AuthTestServer
 import AuthTesting
 import Foundation
 import HTTPTypes
+import Synchronization
 import Testing
 
 /// AuthOAuth2 against an independent authorization server: Authlib's (`Interop/authlib_provider.py`)
@@ -174,4 +175,102 @@ struct PeerSubject: Decodable {
     let sub: String
     let client_id: String
     let scope: String
+}
+
+/// The loopback redirect listener of a command-line sign-in (RFC 8252 §7.3), with Authlib's
+/// server and a "browser" that follows the authorization URL over real HTTP.
+@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(2)))
+struct LoopbackSignInTests {
+    /// Follows redirects as a browser does, returning the last response.
+    static func browse(_ url: URL, transport: any Transport) async throws -> AuthResponse {
+        var next = url
+        for _ in 0..<5 {
+            let response = try await transport.send(AuthRequest(method: .get, url: next))
+            guard response.status.code == 302, let location = response.head.headerFields[.location], let target = URL(string: location, relativeTo: next) else { return response }
+            next = target.absoluteURL
+        }
+        throw AuthError(code: .redirect, message: "too many redirects")
+    }
+
+    @Test func aBrowserSignInThroughTheLoopbackListener() async throws {
+        try await InteropPeer.run("authlib_provider.py") { peer in
+            try await HTTPClientTransport.withTransport { transport in
+                let app = OAuth2Client(provider: try InteropOAuth2ProviderTests.provider(peer, transport: transport), clientID: "app", transport: transport)
+                let browser = Browser(transport: transport)
+                let tokens = try await app.signInWithBrowser(scopes: ["read"]) { url in browser.open(url) }
+                #expect(tokens.refreshToken != nil)
+                #expect(browser.shown?.absoluteString.contains("redirect_uri=http%3A%2F%2F127.0.0.1%3A") == true)
+                let page = try await Self.waitFor { browser.page }
+                #expect(page.status.code == 200)
+                #expect(String(decoding: page.body, as: UTF8.self).contains("You can close this window"))
+            }
+        }
+    }
+
+    @Test func theListenerTakesOneRedirectAndTimesOut() async throws {
+        try await HTTPClientTransport.withTransport { transport in
+            let listener = try await LoopbackRedirectListener.start(path: "/done")
+            let port = try #require(listener.redirectURI.port)
+            #expect(listener.redirectURI.absoluteString == "http://127.0.0.1:\(port)/done")
+            let other = try await transport.send(AuthRequest(method: .get, url: URL(string: "http://127.0.0.1:\(port)/elsewhere?code=x")!))
+            #expect(other.status.code == 404)
+            let first = try await transport.send(AuthRequest(method: .get, url: URL(string: "http://127.0.0.1:\(port)/done?code=c1&state=s")!))
+            #expect(first.status.code == 200)
+            let second = try? await transport.send(AuthRequest(method: .get, url: URL(string: "http://127.0.0.1:\(port)/done?code=c2&state=s")!))
+            #expect(second == nil || second?.status.code == 404)
+            #expect(try await listener.waitForRedirect(timeout: .seconds(5)).absoluteString == "http://127.0.0.1:\(port)/done?code=c1&state=s")
+
+            let idle = try await LoopbackRedirectListener.start()
+            await #expect { try await idle.waitForRedirect(timeout: .milliseconds(200)) } throws: { ($0 as? AuthError)?.code == .timeout }
+        }
+    }
+
+    /// Opens a URL on its own task, as a browser does, following the redirects.
+    final class Browser: Sendable {
+        let transport: any Transport
+        private let state = Mutex<(shown: URL?, page: AuthResponse?)>((nil, nil))
+        init(transport: any Transport) { self.transport = transport }
+        var shown: URL? { state.withLock { $0.shown } }
+        var page: AuthResponse? { state.withLock { $0.page } }
+        func open(_ url: URL) {
+            state.withLock { $0.shown = url }
+            Task {
+                let page = try await LoopbackSignInTests.browse(url, transport: transport)
+                state.withLock { $0.page = page }
+            }
+        }
+    }
+
+    static func waitFor<T>(_ read: () -> T?) async throws -> T {
+        for _ in 0..<200 {
+            if let value = read() { return value }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw AuthError(code: .timeout, message: "the browser did not finish")
+    }
+}
+
+/// Token introspection (RFC 7662) against Authlib's endpoint.
+@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(2)))
+struct InteropIntrospectionTests {
+    @Test func aResourceServerLearnsWhoATokenIsForAndWhenItIsRevoked() async throws {
+        try await InteropPeer.run("authlib_provider.py", accessSeconds: 300) { peer in
+            try await HTTPClientTransport.withTransport { transport in
+                let provider = try InteropOAuth2ProviderTests.provider(peer, transport: transport)
+                let app = OAuth2Client(provider: provider, clientID: "app", transport: transport)
+                let pending = try await app.startAuthorization(redirectURI: InteropOAuth2ProviderTests.redirectURI, scopes: ["read"])
+                let tokens = try await app.completeAuthorization(pending, redirect: try await InteropOAuth2ProviderTests.consent(pending, transport: transport))
+                let resourceServer = OAuth2Client(provider: provider, clientID: "svc-basic", authentication: .clientSecretBasic(secret: Secret("svc-basic-s3cret")), transport: transport)
+                let info = try await resourceServer.introspect(tokens.accessToken, hint: "access_token")
+                #expect(info.active)
+                #expect(info.subject == "alice" && info.clientID == "app" && info.scope == "read")
+                let expiry = try #require(info.expiresAt), issued = try #require(info.issuedAt)
+                #expect(expiry.timeIntervalSince(issued) == 300)
+                try await app.revoke(tokens.accessToken, hint: "access_token")
+                #expect(try await resourceServer.introspect(tokens.accessToken).active == false)
+                // A public client may not introspect: the provider says so, typed.
+                await #expect { try await app.introspect(tokens.accessToken) } throws: { ($0 as? AuthError)?.code == .misconfigured }
+            }
+        }
+    }
 }

@@ -1,0 +1,55 @@
+public import AuthCore
+public import Foundation
+
+/// A device authorization in progress (RFC 8628 §3.2): what to show the user, and what polling
+/// for the tokens needs. The device code is a ``Secret``.
+public struct DeviceAuthorization: Sendable, Equatable, Codable, CustomStringConvertible {
+    /// `device_code`: what the client polls with.
+    public let deviceCode: Secret
+    /// `user_code`: what the user types at ``verificationURI``.
+    public let userCode: String
+    /// `verification_uri`: where the user goes.
+    public let verificationURI: URL
+    /// `verification_uri_complete`: the same with the user code filled in (for a QR code).
+    public let verificationURIComplete: URL?
+    /// When the device code expires, by the client's clock.
+    public let expiresAt: Date
+    /// `interval`: the least time between polls (5 s when the server names none).
+    public let interval: Duration
+
+    enum CodingKeys: String, CodingKey {
+        case deviceCode = "device_code", userCode = "user_code", verificationURI = "verification_uri"
+        case verificationURIComplete = "verification_uri_complete", expiresAt = "expires_at", interval
+    }
+
+    /// Creates the record; ``OAuth2Client/startDeviceAuthorization(scopes:parameters:)`` makes one.
+    public init(deviceCode: Secret, userCode: String, verificationURI: URL, verificationURIComplete: URL?, expiresAt: Date, interval: Duration) {
+        self.deviceCode = deviceCode
+        self.userCode = userCode
+        self.verificationURI = verificationURI
+        self.verificationURIComplete = verificationURIComplete
+        self.expiresAt = expiresAt
+        self.interval = interval
+    }
+
+    /// What to tell the user; never the device code.
+    public var description: String { "DeviceAuthorization(go to \(verificationURI.absoluteString) and enter \(userCode))" }
+}
+
+/// What polling a device authorization reports while the user has not answered yet.
+public enum DeviceAuthorizationProgress: Sendable, Equatable {
+    /// `authorization_pending`: the user has not answered; the next poll is in `nextPollIn`.
+    case pending(nextPollIn: Duration)
+    /// `slow_down`: the server asked for slower polling; the interval is now `interval`.
+    case slowedDown(interval: Duration)
+}
+
+/// The device authorization response as the server sends it (RFC 8628 §3.2).
+struct DeviceAuthorizationResponse: Decodable {
+    let device_code: String
+    let user_code: String
+    let verification_uri: URL
+    let verification_uri_complete: URL?
+    let expires_in: Double
+    let interval: Double?
+}

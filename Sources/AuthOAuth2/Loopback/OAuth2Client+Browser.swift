@@ -1,0 +1,36 @@
+public import AuthCore
+public import Foundation
+
+extension OAuth2Client {
+    /// Signs a user in through their browser, for a command-line tool (RFC 8252): listens on
+    /// 127.0.0.1 for the redirect, starts the authorization code flow with PKCE, lets `open`
+    /// show the URL (print it, or launch a browser), waits for the redirect and completes.
+    ///
+    /// ```swift
+    /// let tokens = try await app.signInWithBrowser(scopes: ["openid", "profile"]) { url in
+    ///     print("Open \(url) to sign in")
+    /// }
+    /// try await aliceClient.signIn(tokens)
+    /// ```
+    /// - Parameters:
+    ///   - scopes: The scopes to ask for.
+    ///   - parameters: Further authorization request parameters.
+    ///   - timeout: How long the user has to finish.
+    ///   - open: Shows the authorization URL to the user.
+    /// - Throws: What ``LoopbackRedirectListener`` and ``completeAuthorization(_:redirect:)``
+    ///   throw, or what `open` throws.
+    public nonisolated(nonsending) func signInWithBrowser(
+        scopes: [String], parameters: [(String, String)] = [], timeout: Duration = .seconds(300),
+        open: (URL) async throws -> Void
+    ) async throws -> BearerTokenSet {
+        let listener = try await LoopbackRedirectListener.start()
+        do {
+            let pending = try await startAuthorization(redirectURI: listener.redirectURI, scopes: scopes, parameters: parameters)
+            try await open(pending.url)
+            return try await completeAuthorization(pending, redirect: listener.waitForRedirect(timeout: timeout))
+        } catch {
+            await listener.close()
+            throw error
+        }
+    }
+}
