@@ -3,7 +3,8 @@
 What AuthOAuth2 must obtain tokens from, served by Authlib's own implementations:
 - `GET /.well-known/oauth-authorization-server` (RFC 8414 metadata; `iss` on authorization
   responses, RFC 9207);
-- `GET /authorize`: the authorization code grant with PKCE required (RFC 7636). The user `alice`
+- `GET /authorize`: the authorization code grant with PKCE required (RFC 7636), and OpenID
+  Connect's code flow for `scope=openid` (an RS256 ID token, its key at `GET /jwks`). The user `alice`
   consents at once; `prompt=none` with `login_hint=deny` makes her refuse (`access_denied`);
 - `POST /oauth/token`: authorization_code, refresh_token (rotating) and client_credentials;
 - `POST /oauth/revoke`: RFC 7009 revocation; `POST /oauth/introspect`: RFC 7662, for the
@@ -32,6 +33,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from authlib.oidc.core import UserInfo
+from authlib.oidc.core.grants import OpenIDCode
+from joserfc.jwk import RSAKey
 from authlib.integrations.flask_oauth2 import AuthorizationServer, ResourceProtector, current_token
 from authlib.oauth2.rfc6749 import ClientMixin, TokenMixin, grants
 from authlib.oauth2.rfc6750 import BearerTokenValidator
@@ -128,12 +132,26 @@ class AuthorizationCode:
     user: str
     code_challenge: str
     code_challenge_method: str
+    nonce: str = None
+    auth_time: int = field(default_factory=lambda: int(time.time()))
 
     def get_redirect_uri(self):
         return self.redirect_uri
 
     def get_scope(self):
         return self.scope
+
+    def get_nonce(self):
+        return self.nonce
+
+    def get_auth_time(self):
+        return self.auth_time
+
+    def get_acr(self):
+        return None
+
+    def get_amr(self):
+        return None
 
 
 class Store:
@@ -163,7 +181,8 @@ def create_app(access_seconds, device_interval=1, device_expires=60):
         TOKEN_ENDPOINT_AUTH_METHODS = ["none"]
 
         def save_authorization_code(self, code, req):
-            store.codes[code] = AuthorizationCode(code, req.client.get_client_id(), req.payload.redirect_uri, req.payload.scope, req.user, req.payload.data.get("code_challenge"), req.payload.data.get("code_challenge_method"))
+            data = req.payload.data
+            store.codes[code] = AuthorizationCode(code, req.client.get_client_id(), req.payload.redirect_uri, req.payload.scope, req.user, data.get("code_challenge"), data.get("code_challenge_method"), data.get("nonce"))
 
         def query_authorization_code(self, code, client):
             found = store.codes.get(code)
@@ -254,11 +273,33 @@ def create_app(access_seconds, device_interval=1, device_expires=60):
                 store.counts["slow_down"] += 1
             return slow
 
+    signing_key = RSAKey.generate_key(2048, parameters={"kid": "peer-rs256", "alg": "RS256", "use": "sig"})
+
+    class OpenID(OpenIDCode):
+        def resolve_client_private_key(self, client):
+            return signing_key
+
+        def get_client_algorithm(self, client):
+            return "RS256"
+
+        def get_client_claims(self, client):
+            return {"iss": issuer(), "aud": [client.get_client_id()]}
+
+        def get_encode_header(self, client):
+            return {"alg": "RS256", "kid": "peer-rs256"}
+
+        def exists_nonce(self, nonce, req):
+            return any(code.nonce == nonce for code in store.codes.values())
+
+        def generate_user_info(self, user, scope):
+            store.counts["id_tokens"] += 1
+            return UserInfo(sub=user, name="Alice")
+
     class Issuer(IssuerParameter):
         def get_issuer(self):
             return issuer()
 
-    server.register_grant(CodeGrant, [CodeChallenge(required=True)])
+    server.register_grant(CodeGrant, [CodeChallenge(required=True), OpenID(require_nonce=True)])
     server.register_grant(ClientCredentials)
     server.register_grant(RotatingRefresh)
     server.register_endpoint(Revocation)
@@ -284,6 +325,7 @@ def create_app(access_seconds, device_interval=1, device_expires=60):
             revocation_endpoint=f"{base}/oauth/revoke",
             device_authorization_endpoint=f"{base}/device_authorization",
             introspection_endpoint=f"{base}/oauth/introspect",
+            jwks_uri=f"{base}/jwks",
             grant_types_supported=["authorization_code", "refresh_token", "client_credentials", DeviceCodeGrant.GRANT_TYPE],
             response_types_supported=["code"],
             token_endpoint_auth_methods_supported=["none", "client_secret_basic", "client_secret_post"],
@@ -305,6 +347,10 @@ def create_app(access_seconds, device_interval=1, device_expires=60):
     @app.post("/oauth/revoke")
     def revoke():
         return server.create_endpoint_response("revocation")
+
+    @app.get("/jwks")
+    def jwks():
+        return jsonify(keys=[signing_key.as_dict(private=False)])
 
     @app.post("/oauth/introspect")
     def introspect():

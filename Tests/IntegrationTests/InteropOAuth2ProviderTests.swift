@@ -274,3 +274,28 @@ struct InteropIntrospectionTests {
         }
     }
 }
+
+/// OpenID Connect's code flow against Authlib's provider: its RS256 ID token is validated with
+/// the keys it publishes, and a nonce other than the one sent is refused.
+@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(2)))
+struct InteropOpenIDConnectTests {
+    @Test func theProvidersIDTokenIsValidatedWithItsPublishedKeys() async throws {
+        try await InteropPeer.run("authlib_provider.py") { peer in
+            try await HTTPClientTransport.withTransport { transport in
+                let app = OAuth2Client(provider: try InteropOAuth2ProviderTests.provider(peer, transport: transport), clientID: "app", transport: transport)
+                let pending = try await app.startAuthorization(redirectURI: InteropOAuth2ProviderTests.redirectURI, scopes: ["openid", "profile"])
+                let nonce = try #require(pending.nonce)
+                let tokens = try await app.completeAuthorization(pending, redirect: try await InteropOAuth2ProviderTests.consent(pending, transport: transport))
+                let idToken = try #require(tokens.idToken?.reveal)
+                let claims = try await app.validateIDToken(idToken, nonce: nonce)
+                #expect(claims.subject == "alice" && claims.name == "Alice" && claims.nonce == nonce)
+                #expect(claims.audience == ["app"])
+                #expect(try await peer.counters(transport)["id_tokens"] == 1)
+                await #expect { try await app.validateIDToken(idToken, nonce: "another-nonce") } throws: { ($0 as? AuthError)?.code == .authorizationFailed }
+                // Another client of the same provider is not its audience.
+                let other = OAuth2Client(provider: app.provider, clientID: "svc-basic", transport: transport)
+                await #expect { try await other.validateIDToken(idToken, nonce: nonce) } throws: { ($0 as? AuthError)?.message.contains("aud") == true }
+            }
+        }
+    }
+}

@@ -49,7 +49,9 @@ extension OAuth2Client {
     /// Checks, in this order: the redirect is for the pending authorization's redirect URI; the
     /// issuer (RFC 9207: `iss` must name the provider when present, and must be present when
     /// the provider announces it); `state`; an error answer; a code. Then the code and the
-    /// PKCE verifier go to the token endpoint.
+    /// PKCE verifier go to the token endpoint, and an ID token that comes back for an OpenID
+    /// Connect authorization is validated (``validateIDToken(_:nonce:clockSkew:)``) with its
+    /// nonce.
     /// - Throws: `AuthError` `.authorizationFailed` for a refused or forged answer, and for a
     ///   code the token endpoint refuses (an ``OAuth2Error`` underlying when the provider sent
     ///   one), or the token endpoint's other errors (see ``OAuth2TokenEndpoint``).
@@ -76,11 +78,17 @@ extension OAuth2Client {
             throw Self.failure("the answer has neither a code nor an error")
         }
         let form = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", pending.redirectURI.absoluteString), ("code_verifier", pending.pkce.verifier.reveal)]
+        let tokens: BearerTokenSet
         do {
-            return try await tokenEndpoint().requestTokens(form)
+            tokens = try await tokenEndpoint().requestTokens(form)
         } catch let error as AuthError where (error.underlying as? OAuth2Error)?.code == "invalid_grant" {
             throw AuthError(code: .authorizationFailed, message: "the provider refused the code (invalid_grant): it was used already or expired, or the PKCE verifier does not match; start a new authorization", underlying: error.underlying)
         }
+        // An OpenID Connect sign-in: the ID token must hold before the tokens are used.
+        if let idToken = tokens.idToken, pending.nonce != nil {
+            _ = try await validateIDToken(idToken.reveal, nonce: pending.nonce)
+        }
+        return tokens
     }
 
     private static func failure(_ message: String) -> AuthError {

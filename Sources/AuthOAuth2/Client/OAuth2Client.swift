@@ -22,6 +22,8 @@ public struct OAuth2Client: TokenRefresher, CustomStringConvertible {
     public let authentication: OAuth2ClientAuthentication
     let transport: any Transport
     let clock: any AuthClock
+    /// The provider's signing keys, shared by the copies of this client.
+    let jwks = JWKSCache()
 
     /// Creates a client.
     /// - Parameters:

@@ -1,0 +1,139 @@
+import AuthCore
+import AuthOAuth2
+import AuthTestServer
+import AuthTesting
+import Crypto
+import CryptoExtras
+import Foundation
+import JWTKit
+import Testing
+
+/// ID token validation (OpenID Connect Core §3.1.3.7) with keys served over real HTTP by
+/// AuthTestServer: ES256, RS256 and EdDSA accepted; every check refuses what it must; a rotated
+/// key found by one refetch of the JWKS, an unknown one refused after it.
+@Suite struct IDTokenValidationTests {
+    static let issuer = "https://issuer.example"
+    static let clientID = "app"
+
+    /// Three signing keys, the collection that signs with them and their public JWKS.
+    struct Keys {
+        let signing = JWTKeyCollection()
+        let es = ES256PrivateKey()
+        let other = ES256PrivateKey()
+        let ed = Curve25519.Signing.PrivateKey()
+        let rsa: JWTKit.Insecure.RSA.PrivateKey
+
+        init() async throws {
+            rsa = try JWTKit.Insecure.RSA.PrivateKey(backing: _RSA.Signing.PrivateKey(keySize: .bits2048))
+            await signing.add(ecdsa: es, kid: "k-es")
+            await signing.add(rsa: rsa, digestAlgorithm: .sha256, kid: "k-rs")
+            await signing.add(eddsa: EdDSA.PrivateKey(backing: ed), kid: "k-ed")
+            await signing.add(ecdsa: other, kid: "k-new")
+        }
+
+        /// The JWKS with the keys of `kids`.
+        func jwks(_ kids: [String]) throws -> String {
+            var keys: [String] = []
+            if kids.contains("k-es"), let p = es.publicKey.parameters {
+                keys.append(#"{"kty":"EC","crv":"P-256","x":"\#(p.x)","y":"\#(p.y)","kid":"k-es","alg":"ES256","use":"sig"}"#)
+            }
+            if kids.contains("k-new"), let p = other.publicKey.parameters {
+                keys.append(#"{"kty":"EC","crv":"P-256","x":"\#(p.x)","y":"\#(p.y)","kid":"k-new","alg":"ES256","use":"sig"}"#)
+            }
+            if kids.contains("k-rs") {
+                let (n, e) = try rsa.publicKey.getKeyPrimitives()
+                keys.append(#"{"kty":"RSA","n":"\#(Self.b64(n))","e":"\#(Self.b64(e))","kid":"k-rs","alg":"RS256","use":"sig"}"#)
+            }
+            if kids.contains("k-ed") {
+                keys.append(#"{"kty":"OKP","crv":"Ed25519","x":"\#(Self.b64(ed.publicKey.rawRepresentation))","kid":"k-ed","alg":"EdDSA","use":"sig"}"#)
+            }
+            return #"{"keys":[\#(keys.joined(separator: ","))]}"#
+        }
+
+        static func b64(_ data: Data) -> String {
+            data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        }
+
+        func sign(_ claims: IDTokenClaims, kid: String) async throws -> String {
+            try await signing.sign(claims, kid: JWKIdentifier(string: kid))
+        }
+    }
+
+    /// A client of a provider whose keys AuthTestServer serves at `/jwks` (`responses` answers,
+    /// one per fetch), on a clock at `now`.
+    static func client(_ h: Harness, responses: [String], clock: ManualClock) -> OAuth2Client {
+        for body in responses {
+            h.server.faults.inject(.response(status: 200, headers: ["Content-Type": "application/json"], body: body), path: "/jwks")
+        }
+        let metadata = AuthorizationServerMetadata(issuer: URL(string: issuer)!, tokenEndpoint: URL(string: "\(issuer)/token")!, jwksURI: h.url("jwks"))
+        return OAuth2Client(provider: OAuth2Provider(metadata: metadata), clientID: clientID, transport: h.transport, clock: clock)
+    }
+
+    static func claims(_ clock: ManualClock, audience: [String] = [clientID], nonce: String? = "n-1", lifetime: TimeInterval = 300, issuedIn: TimeInterval = 0, azp: String? = nil, issuer: String = issuer) -> IDTokenClaims {
+        IDTokenClaims(issuer: issuer, subject: "alice", audience: audience, expiresAt: clock.now().addingTimeInterval(lifetime), issuedAt: clock.now().addingTimeInterval(issuedIn), nonce: nonce, authorizedParty: azp)
+    }
+
+    @Test(arguments: ["k-es", "k-rs", "k-ed"])
+    func aGoodTokenOfEachAlgorithmIsAccepted(kid: String) async throws {
+        try await Harness.run { h in
+            let keys = try await Keys(), clock = ManualClock()
+            let app = Self.client(h, responses: [try keys.jwks(["k-es", "k-rs", "k-ed"])], clock: clock)
+            let claims = try await app.validateIDToken(keys.sign(Self.claims(clock), kid: kid), nonce: "n-1")
+            #expect(claims.subject == "alice" && claims.audience == [Self.clientID])
+            // The keys are kept: a second token needs no fetch.
+            _ = try await app.validateIDToken(keys.sign(Self.claims(clock), kid: kid), nonce: "n-1")
+            #expect(h.server.counters.requests(path: "/jwks") == 1)
+        }
+    }
+
+    @Test func everyCheckRefusesWhatItMust() async throws {
+        try await Harness.run { h in
+            let keys = try await Keys(), clock = ManualClock()
+            let app = Self.client(h, responses: [try keys.jwks(["k-es"])], clock: clock)
+            func refusal(_ token: String, nonce: String? = "n-1") async -> String? {
+                do { _ = try await app.validateIDToken(token, nonce: nonce); return nil } catch { return (error as? AuthError).map { "\($0.code): \($0.message)" } ?? "\(error)" }
+            }
+            let good = try await keys.sign(Self.claims(clock), kid: "k-es")
+            #expect(await refusal(good) == nil)
+            // A signature by another key under the same key id.
+            let forged = try await keys.sign(Self.claims(clock), kid: "k-new").replacingOccurrences(of: "k-new", with: "k-es")
+            let parts = good.split(separator: "."), forgedParts = try await keys.sign(Self.claims(clock, nonce: "n-1"), kid: "k-new").split(separator: ".")
+            let swapped = "\(parts[0]).\(parts[1]).\(forgedParts[2])"
+            #expect(await refusal(swapped)?.contains("signature") == true)
+            #expect(await refusal(forged) != nil)
+            #expect(await refusal(try await keys.sign(Self.claims(clock, audience: ["someone-else"]), kid: "k-es"))?.contains("aud") == true)
+            #expect(await refusal(try await keys.sign(Self.claims(clock, audience: [Self.clientID, "other"]), kid: "k-es"))?.contains("azp") == true)
+            #expect(await refusal(try await keys.sign(Self.claims(clock, audience: [Self.clientID, "other"], azp: Self.clientID), kid: "k-es")) == nil)
+            #expect(await refusal(try await keys.sign(Self.claims(clock, lifetime: -61), kid: "k-es"))?.contains("expired") == true)
+            #expect(await refusal(try await keys.sign(Self.claims(clock, lifetime: -30), kid: "k-es")) == nil)  // within the 60 s skew
+            #expect(await refusal(try await keys.sign(Self.claims(clock, issuedIn: 120), kid: "k-es"))?.contains("future") == true)
+            #expect(await refusal(good, nonce: "n-2")?.contains("nonce") == true)
+            #expect(await refusal(try await keys.sign(Self.claims(clock, nonce: nil), kid: "k-es"))?.contains("nonce") == true)
+            #expect(await refusal(try await keys.sign(Self.claims(clock, issuer: "https://evil.example"), kid: "k-es"))?.contains("issuer") == true)
+            // alg none: the signature part empty, whatever the claims say.
+            let none = "\(Keys.b64(Data(#"{"alg":"none","typ":"JWT"}"#.utf8))).\(parts[1])."
+            #expect(await refusal(none)?.contains("alg none") == true)
+            // A MAC with a key anyone might guess is not an ID token signature here.
+            let hmac = JWTKeyCollection()
+            await hmac.add(hmac: HMACKey(from: String(repeating: "k", count: 32)), digestAlgorithm: .sha256, kid: "k-es")
+            #expect(await refusal(try await hmac.sign(Self.claims(clock), kid: "k-es"))?.contains("HS256") == true)
+            #expect(await refusal("not.a.jwt")?.contains("compact JWS") == true)
+        }
+    }
+
+    @Test func aRotatedKeyIsFetchedOnceAndAnUnknownOneRefusedAfterIt() async throws {
+        try await Harness.run { h in
+            let keys = try await Keys(), clock = ManualClock()
+            let app = Self.client(h, responses: [try keys.jwks(["k-es"]), try keys.jwks(["k-es", "k-new"]), try keys.jwks(["k-es", "k-new"])], clock: clock)
+            _ = try await app.validateIDToken(keys.sign(Self.claims(clock), kid: "k-es"), nonce: "n-1")
+            // The provider rotated: one more fetch finds the new key.
+            _ = try await app.validateIDToken(keys.sign(Self.claims(clock), kid: "k-new"), nonce: "n-1")
+            #expect(h.server.counters.requests(path: "/jwks") == 2)
+            // A key the provider never published: refused after exactly one more fetch.
+            await #expect { try await app.validateIDToken(keys.sign(Self.claims(clock), kid: "k-rs"), nonce: "n-1") } throws: { error in
+                (error as? AuthError)?.code == .authorizationFailed && (error as? AuthError)?.message.contains("even after fetching") == true
+            }
+            #expect(h.server.counters.requests(path: "/jwks") == 3)
+        }
+    }
+}
