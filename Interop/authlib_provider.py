@@ -16,8 +16,9 @@ What AuthOAuth2 must obtain tokens from, served by Authlib's own implementations
 - `GET /_counters`, `POST /_expire` (ends every access token) for the tests.
 
 Clients: `app` (public, `none`, redirect URIs on any loopback port per RFC 8252 §7.3),
-`svc-basic` (`client_secret_basic`) and `svc-post` (`client_secret_post`), both allowed only the
-client_credentials grant and the scopes `read write`.
+`svc-basic` (`client_secret_basic`), `svc-post` (`client_secret_post`) and `svc-jwt`
+(`private_key_jwt`, RFC 7523: its public key registered by `POST /_clients/key` with `jwk`),
+allowed only the client_credentials grant and the scopes `read write`.
 
     python authlib_provider.py --port 0 --access-seconds 2
 
@@ -25,6 +26,7 @@ prints `PORT <n>` as its first line once it listens on 127.0.0.1.
 """
 
 import argparse
+import json
 import os
 import threading
 import time
@@ -40,6 +42,7 @@ from authlib.integrations.flask_oauth2 import AuthorizationServer, ResourceProte
 from authlib.oauth2.rfc6749 import ClientMixin, TokenMixin, grants
 from authlib.oauth2.rfc6750 import BearerTokenValidator
 from authlib.oauth2.rfc7009 import RevocationEndpoint
+from authlib.oauth2.rfc7523 import JWTBearerClientAssertion
 from authlib.oauth2.rfc7636 import CodeChallenge
 from authlib.oauth2.rfc7662 import IntrospectionEndpoint
 from authlib.oauth2.rfc8628 import DeviceAuthorizationEndpoint, DeviceCodeGrant, DeviceCredentialDict
@@ -49,7 +52,8 @@ from flask import Flask, jsonify, request
 from peer_support import serve
 
 os.environ.setdefault("AUTHLIB_INSECURE_TRANSPORT", "1")  # plain http on 127.0.0.1
-SECRETS = {"svc-basic": ("client_secret_basic", "svc-basic-s3cret"), "svc-post": ("client_secret_post", "svc-post-s3cret")}
+SECRETS = {"svc-basic": ("client_secret_basic", "svc-basic-s3cret"), "svc-post": ("client_secret_post", "svc-post-s3cret"), "svc-jwt": ("private_key_jwt", None)}
+PUBLIC_KEYS = {}  # client id -> the JWK its private_key_jwt assertions are checked with
 
 
 def issuer():
@@ -67,13 +71,17 @@ class Client(ClientMixin):
     def get_default_redirect_uri(self):
         return None
 
+    @property
+    def confidential(self):
+        return self.method != "none"
+
     def get_allowed_scope(self, scope):
-        allowed = {"read", "write"} if self.secret else {"openid", "profile", "read"}
+        allowed = {"read", "write"} if self.confidential else {"openid", "profile", "read"}
         return " ".join(s for s in (scope or "").split() if s in allowed)
 
     def check_redirect_uri(self, redirect_uri):
         parts = urlsplit(redirect_uri)
-        return self.secret is None and parts.scheme == "http" and parts.hostname == "127.0.0.1" and parts.path == "/callback"
+        return not self.confidential and parts.scheme == "http" and parts.hostname == "127.0.0.1" and parts.path == "/callback"
 
     def check_client_secret(self, client_secret):
         return self.secret is not None and client_secret == self.secret
@@ -82,10 +90,10 @@ class Client(ClientMixin):
         return method == self.method
 
     def check_response_type(self, response_type):
-        return self.secret is None and response_type == "code"
+        return not self.confidential and response_type == "code"
 
     def check_grant_type(self, grant_type):
-        if self.secret:
+        if self.confidential:
             return grant_type == "client_credentials"
         return grant_type in ("authorization_code", "refresh_token", DeviceCodeGrant.GRANT_TYPE)
 
@@ -159,6 +167,7 @@ class Store:
         self.lock = threading.RLock()
         self.by_access, self.by_refresh, self.codes = {}, {}, {}
         self.devices, self.decisions, self.last_poll = {}, {}, {}
+        self.jtis = set()
         self.counts = Counter()
 
     def save_token(self, token, req):
@@ -195,7 +204,24 @@ def create_app(access_seconds, device_interval=1, device_expires=60):
             return authorization_code.user
 
     class ClientCredentials(grants.ClientCredentialsGrant):
-        TOKEN_ENDPOINT_AUTH_METHODS = ["client_secret_basic", "client_secret_post"]
+        TOKEN_ENDPOINT_AUTH_METHODS = ["client_secret_basic", "client_secret_post", "private_key_jwt"]
+
+    class PrivateKeyJWT(JWTBearerClientAssertion):
+        CLIENT_AUTH_METHOD = "private_key_jwt"
+
+        def get_audiences(self):
+            return [f"{issuer()}/oauth/token", issuer()]
+
+        def validate_jti(self, claims, jti):
+            if jti in store.jtis:
+                store.counts["replayed_assertions"] += 1
+                return False
+            store.jtis.add(jti)
+            store.counts["client_assertions"] += 1
+            return True
+
+        def resolve_client_public_key(self, client):
+            return PUBLIC_KEYS[client.get_client_id()]
 
     class RotatingRefresh(grants.RefreshTokenGrant):
         TOKEN_ENDPOINT_AUTH_METHODS = ["none"]
@@ -301,6 +327,7 @@ def create_app(access_seconds, device_interval=1, device_expires=60):
 
     server.register_grant(CodeGrant, [CodeChallenge(required=True), OpenID(require_nonce=True)])
     server.register_grant(ClientCredentials)
+    server.register_client_auth_method(PrivateKeyJWT.CLIENT_AUTH_METHOD, PrivateKeyJWT())
     server.register_grant(RotatingRefresh)
     server.register_endpoint(Revocation)
     server.register_endpoint(DeviceEndpoint)
@@ -328,7 +355,7 @@ def create_app(access_seconds, device_interval=1, device_expires=60):
             jwks_uri=f"{base}/jwks",
             grant_types_supported=["authorization_code", "refresh_token", "client_credentials", DeviceCodeGrant.GRANT_TYPE],
             response_types_supported=["code"],
-            token_endpoint_auth_methods_supported=["none", "client_secret_basic", "client_secret_post"],
+            token_endpoint_auth_methods_supported=["none", "client_secret_basic", "client_secret_post", "private_key_jwt"],
             code_challenge_methods_supported=["S256"],
             authorization_response_iss_parameter_supported=True,
             scopes_supported=["openid", "profile", "read", "write"],
@@ -359,6 +386,11 @@ def create_app(access_seconds, device_interval=1, device_expires=60):
     @app.post("/device_authorization")
     def device_authorization():
         return server.create_endpoint_response("device_authorization")
+
+    @app.post("/_clients/key")
+    def register_key():
+        PUBLIC_KEYS[request.form["client_id"]] = json.loads(request.form["jwk"])
+        return jsonify(registered=True)
 
     @app.post("/_device/decide")
     def decide():

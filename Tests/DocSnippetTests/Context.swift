@@ -132,3 +132,5 @@ var oauthProvider: OAuth2Provider { given() }
 var app: OAuth2Client { given() }
 var callbackURL: URL { given() }
 var aliceClient: AccountClient<BearerStrategy> { given() }
+var idToken: String { given() }
+var pending: PendingAuthorization { given() }

@@ -17,6 +17,7 @@ import CryptoExtras
 import Foundation
 import HTTPTypes
 import Hummingbird
+import JWTKit
 import Logging
 import Testing
 
@@ -301,8 +302,8 @@ import Testing
         let strategy = GuestStrategy(allowedHosts: hosts, endpoint: baseURL.appending(path: "auth/guest"), transport: transport)
     }
 
-    /// Sources/AuthCore/Strategies/OAuth2TokenEndpoint.swift:42
-    static func AuthCore_Strategies_OAuth2TokenEndpoint_42() async throws {
+    /// Sources/AuthCore/Strategies/OAuth2TokenEndpoint.swift:58
+    static func AuthCore_Strategies_OAuth2TokenEndpoint_58() async throws {
         let endpoint = OAuth2TokenEndpoint(url: tokenURL, clientID: "svc", authentication: .clientSecretBasic(secret: Secret(clientSecret)), transport: transport)
         let tokens = try await endpoint.requestTokens([("grant_type", "client_credentials"), ("scope", "read")])
     }
@@ -541,6 +542,13 @@ import Testing
         let strategy = BearerStrategy(allowedHosts: AllowedHosts(["api.example.com"]), refresher: app)
     }
 
+    /// Sources/AuthOAuth2/ClientAuthentication/PrivateKeyJWT.swift:13
+    static func AuthOAuth2_ClientAuthentication_PrivateKeyJWT_13() async throws {
+        let key = ES256PrivateKey()
+        let signer = await PrivateKeyJWT(es256: key, kid: "billing-2026")
+        let client = OAuth2Client(provider: oauthProvider, clientID: "billing", authentication: .privateKeyJWT(signer), transport: transport)
+    }
+
     /// Sources/AuthOAuth2/ClientCredentials/ClientCredentialsStrategy.swift:13
     static func AuthOAuth2_ClientCredentials_ClientCredentialsStrategy_13() async throws {
         let client = OAuth2Client(provider: oauthProvider, clientID: "billing", authentication: .clientSecretBasic(secret: Secret(clientSecret)), transport: transport)
@@ -553,6 +561,12 @@ import Testing
         let device = try await app.startDeviceAuthorization(scopes: ["read"])
         print("Go to \(device.verificationURI) and enter \(device.userCode)")
         let tokens = try await app.pollDeviceAuthorization(device)
+    }
+
+    /// Sources/AuthOAuth2/IDToken/OAuth2Client+IDToken.swift:18
+    static func AuthOAuth2_IDToken_OAuth2Client_IDToken_18() async throws {
+        let claims = try await app.validateIDToken(idToken, nonce: pending.nonce)
+        print(claims.subject)
     }
 
     /// Sources/AuthOAuth2/Introspection/TokenIntrospection.swift:54

@@ -3,6 +3,8 @@ import AuthHTTPClient
 import AuthOAuth2
 import AuthTestServer
 import AuthTesting
+import CryptoExtras
+import JWTKit
 import Foundation
 import HTTPTypes
 import Synchronization
@@ -295,6 +297,60 @@ struct InteropOpenIDConnectTests {
                 // Another client of the same provider is not its audience.
                 let other = OAuth2Client(provider: app.provider, clientID: "svc-basic", transport: transport)
                 await #expect { try await other.validateIDToken(idToken, nonce: nonce) } throws: { ($0 as? AuthError)?.message.contains("aud") == true }
+            }
+        }
+    }
+}
+
+/// `private_key_jwt` client authentication (RFC 7523) against Authlib's assertion checks.
+@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(2)))
+struct InteropPrivateKeyJWTTests {
+    static func register(_ jwk: String, peer: InteropPeer, transport: any Transport) async throws {
+        let body = FormURLEncoding.body([("client_id", "svc-jwt"), ("jwk", jwk)])
+        _ = try await transport.send(AuthRequest(method: .post, url: peer.url("_clients/key"), headerFields: [.contentType: "application/x-www-form-urlencoded"], body: body))
+    }
+
+    static func b64(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    @Test(arguments: ["ES256", "RS256"])
+    func aServiceAuthenticatesWithItsKey(algorithm: String) async throws {
+        try await InteropPeer.run("authlib_provider.py") { peer in
+            try await HTTPClientTransport.withTransport { transport in
+                let signer: PrivateKeyJWT
+                if algorithm == "ES256" {
+                    let key = ES256PrivateKey()
+                    let p = try #require(key.publicKey.parameters)
+                    try await Self.register(#"{"kty":"EC","crv":"P-256","x":"\#(p.x)","y":"\#(p.y)","kid":"svc-es"}"#, peer: peer, transport: transport)
+                    signer = await PrivateKeyJWT(es256: key, kid: "svc-es")
+                } else {
+                    let key = try JWTKit.Insecure.RSA.PrivateKey(backing: _RSA.Signing.PrivateKey(keySize: .bits2048))
+                    let (n, e) = try key.publicKey.getKeyPrimitives()
+                    try await Self.register(#"{"kty":"RSA","n":"\#(Self.b64(n))","e":"\#(Self.b64(e))","kid":"svc-rs"}"#, peer: peer, transport: transport)
+                    signer = await PrivateKeyJWT(rs256: key, kid: "svc-rs")
+                }
+                let provider = try InteropOAuth2ProviderTests.provider(peer, transport: transport)
+                let client = OAuth2Client(provider: provider, clientID: "svc-jwt", authentication: .privateKeyJWT(signer), transport: transport)
+                let strategy = ClientCredentialsStrategy(client: client, scopes: ["read"], allowedHosts: AllowedHosts(origin: peer.base))
+                let container = AuthContainer()
+                container.useHTTPClient(transport)
+                let service = container.makeClient(for: strategy.account(), strategy: strategy)
+                #expect(try await service.json(PeerSubject.self, .get, peer.url("api/me")).sub == "svc-jwt")
+                #expect(!"\(client)".contains("PRIVATE") && !"\(signer)".contains("PRIVATE"))
+
+                // An assertion is good once: the provider refuses it replayed.
+                let tokenURL = peer.url("oauth/token")
+                let assertion = try await signer.assertion(clientID: "svc-jwt", audience: tokenURL)
+                let form = FormURLEncoding.body([("grant_type", "client_credentials"), ("client_id", "svc-jwt"), ("client_assertion_type", OAuth2ClientAuthentication.jwtBearerAssertionType), ("client_assertion", assertion)])
+                let request = try AuthRequest(method: .post, url: tokenURL, headerFields: [.contentType: "application/x-www-form-urlencoded"], body: form)
+                #expect(try await transport.send(request).status.code == 200)
+                #expect(try await transport.send(request).status.code == 400)  // invalid_client, no Authorization field to answer 401 to
+                #expect(try await peer.counters(transport)["replayed_assertions"] == 1)
+
+                // A key the provider does not know: a typed configuration error.
+                let stranger = OAuth2Client(provider: provider, clientID: "svc-jwt", authentication: .privateKeyJWT(await PrivateKeyJWT(es256: ES256PrivateKey(), kid: "svc-es")), transport: transport)
+                await #expect { try await stranger.tokenEndpoint().requestTokens([("grant_type", "client_credentials")]) } throws: { ($0 as? AuthError)?.code == .misconfigured }
             }
         }
     }

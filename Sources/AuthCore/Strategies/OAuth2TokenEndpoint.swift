@@ -1,22 +1,35 @@
 public import Foundation
 import HTTPTypes
 
+/// Signs the JWT a client authenticates with instead of a secret (RFC 7523 §2.2,
+/// `private_key_jwt`); AuthOAuth2's `PrivateKeyJWT` is one.
+public protocol ClientAssertionSigner: Sendable {
+    /// A fresh assertion for `clientID`, addressed to the endpoint at `audience`.
+    func assertion(clientID: String, audience: URL) async throws -> String
+}
+
 /// How an OAuth 2.0 client authenticates to the authorization server's endpoints (RFC 6749
-/// §2.3). A secret is held as a ``Secret``: descriptions never show it.
-public enum OAuth2ClientAuthentication: Sendable, Equatable {
+/// §2.3, RFC 7523 §2.2). A secret is held as a ``Secret``: descriptions never show it.
+public enum OAuth2ClientAuthentication: Sendable {
     /// HTTP Basic with the client id and secret, each form-encoded first (RFC 6749 §2.3.1).
     case clientSecretBasic(secret: Secret)
     /// `client_id` and `client_secret` in the form body.
     case clientSecretPost(secret: Secret)
     /// A public client: `client_id` in the form body only.
     case none
+    /// `private_key_jwt`: a JWT the client signs with its private key, fresh for each request.
+    case privateKeyJWT(any ClientAssertionSigner)
+
+    /// The `client_assertion_type` of RFC 7523 §2.2.
+    public static let jwtBearerAssertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
 
     /// Puts the client's authentication on a form request to one of the server's endpoints.
     /// - Parameters:
     ///   - request: The request; a Basic `Authorization` field is set on it.
     ///   - form: The form parameters; `client_id` (and `client_secret`) are added to it.
     ///   - clientID: The client id.
-    public func apply(to request: inout AuthRequest, form: inout [(String, String)], clientID: String) {
+    ///   - endpoint: The endpoint the request goes to (an assertion's audience).
+    public func apply(to request: inout AuthRequest, form: inout [(String, String)], clientID: String, endpoint: URL) async throws {
         switch self {
         case .clientSecretBasic(let secret):
             let pair = "\(QueryItems.formEncode(clientID)):\(QueryItems.formEncode(secret.reveal))"
@@ -25,6 +38,9 @@ public enum OAuth2ClientAuthentication: Sendable, Equatable {
             form += [("client_id", clientID), ("client_secret", secret.reveal)]
         case .none:
             form.append(("client_id", clientID))
+        case .privateKeyJWT(let signer):
+            let assertion = try await signer.assertion(clientID: clientID, audience: endpoint)
+            form += [("client_id", clientID), ("client_assertion_type", Self.jwtBearerAssertionType), ("client_assertion", assertion)]
         }
     }
 }
@@ -84,7 +100,7 @@ public struct OAuth2TokenEndpoint: Sendable {
         var request = try AuthRequest(method: .post, url: endpoint)
         request.head.headerFields[.contentType] = "application/x-www-form-urlencoded"
         request.head.headerFields[.accept] = "application/json"
-        authentication.apply(to: &request, form: &form, clientID: clientID)
+        try await authentication.apply(to: &request, form: &form, clientID: clientID, endpoint: endpoint)
         request.body = FormURLEncoding.body(form)
         return try await transport.send(request)
     }
