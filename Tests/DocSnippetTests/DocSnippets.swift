@@ -302,8 +302,8 @@ import Testing
         let strategy = GuestStrategy(allowedHosts: hosts, endpoint: baseURL.appending(path: "auth/guest"), transport: transport)
     }
 
-    /// Sources/AuthCore/Strategies/OAuth2TokenEndpoint.swift:58
-    static func AuthCore_Strategies_OAuth2TokenEndpoint_58() async throws {
+    /// Sources/AuthCore/Strategies/OAuth2TokenEndpoint.swift:68
+    static func AuthCore_Strategies_OAuth2TokenEndpoint_68() async throws {
         let endpoint = OAuth2TokenEndpoint(url: tokenURL, clientID: "svc", authentication: .clientSecretBasic(secret: Secret(clientSecret)), transport: transport)
         let tokens = try await endpoint.requestTokens([("grant_type", "client_credentials"), ("scope", "read")])
     }
@@ -554,6 +554,19 @@ import Testing
         let client = OAuth2Client(provider: oauthProvider, clientID: "billing", authentication: .clientSecretBasic(secret: Secret(clientSecret)), transport: transport)
         let strategy = ClientCredentialsStrategy(client: client, scopes: ["invoices.read"], resources: [URL(string: "https://api.example.com")!], allowedHosts: AllowedHosts(["api.example.com"]))
         let billing = container.makeClient(for: strategy.account(), strategy: strategy)
+    }
+
+    /// Sources/AuthOAuth2/DPoP/DPoP.swift:16
+    static func AuthOAuth2_DPoP_DPoP_16() async throws {
+        let dpop = try await DPoP(key: DPoPKey.forAccount(account, in: vault))
+        let proof = try await dpop.proof(method: "GET", url: URL(string: "https://api.example.com/me")!, accessToken: nil)
+    }
+
+    /// Sources/AuthOAuth2/DPoP/DPoPKeyring.swift:8
+    static func AuthOAuth2_DPoP_DPoPKeyring_8() async throws {
+        let keyring = DPoPKeyring()
+        container.useDPoP(keyring)
+        let strategy = ClientCredentialsStrategy(client: app, scopes: ["read"], allowedHosts: hosts, dpop: keyring)
     }
 
     /// Sources/AuthOAuth2/DeviceAuthorization/OAuth2Client+DeviceAuthorization.swift:11

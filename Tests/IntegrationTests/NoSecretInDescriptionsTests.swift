@@ -61,7 +61,7 @@ struct SecretExhibit {
         all += try await mfa()
         all += try await signing()
         all += try await cacheAndMigration()
-        all += try oauth2()
+        all += try await oauth2()
         all += testServer()
         return all
     }

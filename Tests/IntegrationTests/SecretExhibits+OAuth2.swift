@@ -1,11 +1,12 @@
 import AuthCore
 import AuthOAuth2
 import Foundation
+import Testing
 
 extension SecretExhibit {
     /// AuthOAuth2: a confidential client and its strategy, a pending authorization and its
     /// PKCE verifier, the shared token endpoint.
-    static func oauth2() throws -> [SecretExhibit] {
+    static func oauth2() async throws -> [SecretExhibit] {
         let m = marker
         let metadata = AuthorizationServerMetadata(issuer: URL(string: "https://auth.example.com")!, authorizationEndpoint: URL(string: "https://auth.example.com/authorize")!, tokenEndpoint: URL(string: "https://auth.example.com/token")!)
         let transport = ClosureTransport { _ in AuthResponse(status: .ok) }
@@ -13,7 +14,12 @@ extension SecretExhibit {
         let verifier = "\(m)-verifier-0123456789abcdefghijklmnopqrstuvwxyz"
         let pkce = try PKCE(verifier: verifier)
         let pending = PendingAuthorization(url: metadata.authorizationEndpoint!, state: "state", nonce: nil, pkce: pkce, redirectURI: URL(string: "http://127.0.0.1:5555/callback")!, issuer: metadata.issuer)
+        let key = DPoPKey()
+        let stored = try JSONSerialization.jsonObject(with: JSONEncoder().encode(key)) as? [String: Any]
+        let keyBytes = try #require((stored?["raw"] as? String).flatMap { Data(base64Encoded: $0) })
         return [
+            SecretExhibit(key, [m], raw: [Array(keyBytes)]),
+            SecretExhibit(try await DPoP(key: key), [m], raw: [Array(keyBytes)]),
             SecretExhibit(client, [m]),
             SecretExhibit(ClientCredentialsStrategy(client: client, scopes: ["read"], allowedHosts: AllowedHosts(["api.example.com"])), [m]),
             SecretExhibit(pkce, [m]),

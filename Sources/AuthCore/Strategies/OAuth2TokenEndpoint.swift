@@ -8,6 +8,16 @@ public protocol ClientAssertionSigner: Sendable {
     func assertion(clientID: String, audience: URL) async throws -> String
 }
 
+/// Binds requests to an authorization server's endpoints to a key the client holds (DPoP,
+/// RFC 9449; AuthOAuth2's `DPoP` is one), and answers the server's challenges for it.
+public protocol TokenRequestBinding: Sendable {
+    /// Adds what binds `request` to the key (a fresh DPoP proof).
+    func bind(_ request: inout AuthRequest) async throws
+    /// Reads the server's answer to a bound request; true when the request should be bound anew
+    /// and sent once more (a `use_dpop_nonce` challenge that came with a nonce).
+    func shouldRetry(_ response: AuthResponse, for request: AuthRequest) -> Bool
+}
+
 /// How an OAuth 2.0 client authenticates to the authorization server's endpoints (RFC 6749
 /// §2.3, RFC 7523 §2.2). A secret is held as a ``Secret``: descriptions never show it.
 public enum OAuth2ClientAuthentication: Sendable {
@@ -66,6 +76,8 @@ public struct OAuth2TokenEndpoint: Sendable {
     public let clientID: String
     /// How the client authenticates.
     public let authentication: OAuth2ClientAuthentication
+    /// Binds each request to the client's key (DPoP), when set.
+    public let binding: (any TokenRequestBinding)?
     private let transport: any Transport
     private let clock: any AuthClock
 
@@ -74,10 +86,12 @@ public struct OAuth2TokenEndpoint: Sendable {
     ///   - transport: Sends the requests. Pass the plain transport, not an authenticated client,
     ///     so that they do not go through the authentication middleware.
     ///   - clock: Gives the issue time when a response has no `Date` field.
-    public init(url: URL, clientID: String, authentication: OAuth2ClientAuthentication = .none, transport: any Transport, clock: any AuthClock = SystemClock()) {
+    ///   - binding: Binds each request to the client's key (DPoP).
+    public init(url: URL, clientID: String, authentication: OAuth2ClientAuthentication = .none, transport: any Transport, clock: any AuthClock = SystemClock(), binding: (any TokenRequestBinding)? = nil) {
         self.url = url
         self.clientID = clientID
         self.authentication = authentication
+        self.binding = binding
         self.transport = transport
         self.clock = clock
     }
@@ -95,14 +109,23 @@ public struct OAuth2TokenEndpoint: Sendable {
 
     /// Posts a form with the client's authentication to `endpoint` (the token endpoint, or the
     /// revocation or introspection endpoint of the same server) and returns the answer as it is.
+    /// With a ``binding``, a challenge for a nonce is answered once: the request is built anew
+    /// (a fresh client assertion, a fresh proof with the nonce) and sent again.
     public func post(_ parameters: [(String, String)], to endpoint: URL) async throws -> AuthResponse {
+        let (request, response) = try await send(parameters, to: endpoint)
+        guard let binding, binding.shouldRetry(response, for: request) else { return response }
+        return try await send(parameters, to: endpoint).response
+    }
+
+    private func send(_ parameters: [(String, String)], to endpoint: URL) async throws -> (request: AuthRequest, response: AuthResponse) {
         var form = parameters
         var request = try AuthRequest(method: .post, url: endpoint)
         request.head.headerFields[.contentType] = "application/x-www-form-urlencoded"
         request.head.headerFields[.accept] = "application/json"
         try await authentication.apply(to: &request, form: &form, clientID: clientID, endpoint: endpoint)
         request.body = FormURLEncoding.body(form)
-        return try await transport.send(request)
+        try await binding?.bind(&request)
+        return (request, try await transport.send(request))
     }
 
     /// RFC 6749 §5.2 errors that say the client, not the grant, is wrong.

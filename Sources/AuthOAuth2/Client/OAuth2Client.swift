@@ -42,8 +42,10 @@ public struct OAuth2Client: TokenRefresher, CustomStringConvertible {
     public var description: String { "OAuth2Client(\(clientID) at \(provider.issuer.absoluteString))" }
 
     /// The provider's token endpoint, as this client calls it.
-    public func tokenEndpoint() async throws -> OAuth2TokenEndpoint {
-        OAuth2TokenEndpoint(url: try await provider.metadata().tokenEndpoint, clientID: clientID, authentication: authentication, transport: transport, clock: clock)
+    /// - Parameter binding: Binds the requests to a key (a ``DPoP`` of the account), when the
+    ///   tokens are to be DPoP-bound.
+    public func tokenEndpoint(binding: (any TokenRequestBinding)? = nil) async throws -> OAuth2TokenEndpoint {
+        OAuth2TokenEndpoint(url: try await provider.metadata().tokenEndpoint, clientID: clientID, authentication: authentication, transport: transport, clock: clock, binding: binding)
     }
 
     /// Renews with the refresh_token grant (RFC 6749 §6), keeping the refresh token when the

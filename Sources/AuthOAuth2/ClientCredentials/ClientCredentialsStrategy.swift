@@ -26,14 +26,19 @@ public struct ClientCredentialsStrategy: AuthStrategy {
     public let audience: String?
     /// Where the token may be sent.
     public let allowedHosts: AllowedHosts
+    /// The accounts' DPoP keys, when the tokens are to be DPoP-bound (RFC 9449): each grant
+    /// then carries a proof, and `container.useDPoP(_:allowedHosts:)` with the same keyring puts
+    /// proofs on the requests.
+    public let dpop: DPoPKeyring?
 
     /// Creates the strategy.
-    public init(client: OAuth2Client, scopes: [String] = [], resources: [URL] = [], audience: String? = nil, allowedHosts: AllowedHosts) {
+    public init(client: OAuth2Client, scopes: [String] = [], resources: [URL] = [], audience: String? = nil, allowedHosts: AllowedHosts, dpop: DPoPKeyring? = nil) {
         self.client = client
         self.scopes = scopes
         self.resources = resources
         self.audience = audience
         self.allowedHosts = allowedHosts
+        self.dpop = dpop
     }
 
     /// The account these tokens are kept under: the client id at the issuer, and the scopes,
@@ -52,6 +57,7 @@ public struct ClientCredentialsStrategy: AuthStrategy {
         if !scopes.isEmpty { form.append(("scope", scopes.joined(separator: " "))) }
         form += resources.map { ("resource", $0.absoluteString) }
         if let audience { form.append(("audience", audience)) }
-        return try await client.tokenEndpoint().requestTokens(form)
+        let binding = try await dpop?.dpop(for: context.account, vault: context.vault)
+        return try await client.tokenEndpoint(binding: binding).requestTokens(form)
     }
 }

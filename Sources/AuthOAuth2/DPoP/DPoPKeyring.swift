@@ -1,0 +1,34 @@
+public import AuthCore
+import Synchronization
+
+/// The DPoP key of each account, loaded from (or made and stored in) the vault once, and shared
+/// by the token requests of its strategy and the resource requests of its clients, so that both
+/// use the same key and the same servers' nonces.
+///
+/// ```swift
+/// let keyring = DPoPKeyring()
+/// container.useDPoP(keyring)
+/// let strategy = ClientCredentialsStrategy(client: app, scopes: ["read"], allowedHosts: hosts, dpop: keyring)
+/// ```
+public final class DPoPKeyring: Sendable {
+    private let loaded = Mutex<[AccountKey: Task<DPoP, any Error>]>([:])
+
+    /// An empty keyring.
+    public init() {}
+
+    /// The account's ``DPoP``: its key from `vault`, made and stored there the first time.
+    public func dpop(for account: AccountKey, vault: CredentialVault) async throws -> DPoP {
+        let task = loaded.withLock { loaded in
+            if let task = loaded[account] { return task }
+            let task = Task { try await DPoP(key: DPoPKey.forAccount(account, in: vault)) }
+            loaded[account] = task
+            return task
+        }
+        do {
+            return try await task.value
+        } catch {
+            loaded.withLock { if $0[account] == task { $0[account] = nil } }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,65 @@
+public import AuthCore
+import Foundation
+import HTTPTypes
+
+/// Puts a DPoP proof (RFC 9449 §7) on every request that carries a DPoP-bound token
+/// (`Authorization: DPoP <token>`) to its scope's origins, with `ath` the token's hash, and
+/// answers a resource server's nonce challenge (a 401 with `use_dpop_nonce` and a `DPoP-Nonce`)
+/// once with a new proof.
+///
+/// Registered as an inner plug-in by `container.useDPoP(_:allowedHosts:)`, after the
+/// authentication middleware, so each retry and redirect hop gets a proof of its own.
+public struct DPoPMiddleware: Middleware {
+    private let keyring: DPoPKeyring
+    private let account: AccountKey
+    private let vault: CredentialVault
+    private let scope: CredentialScope
+
+    /// Creates the middleware for one account.
+    public init(keyring: DPoPKeyring, account: AccountKey, vault: CredentialVault, scope: CredentialScope) {
+        self.keyring = keyring
+        self.account = account
+        self.vault = vault
+        self.scope = scope
+    }
+
+    /// Adds the proof, sends, and answers one nonce challenge.
+    public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
+        guard let token = Self.boundToken(request), scope.admits(request, credential: "DPoP proof") else { return try await next(request) }
+        let dpop = try await keyring.dpop(for: account, vault: vault)
+        let proved = try await Self.proved(request, token: token, dpop: dpop)
+        let response = try await next(proved)
+        guard dpop.shouldRetry(response, for: proved) else { return response }
+        return try await next(Self.proved(request, token: token, dpop: dpop))
+    }
+
+    private static func proved(_ request: AuthRequest, token: String, dpop: DPoP) async throws -> AuthRequest {
+        guard let url = request.url else { throw AuthError.invalidRequest("a DPoP proof needs the request's URL") }
+        var proved = request
+        proved.head.headerFields[DPoP.field] = try await dpop.proof(method: request.head.method.rawValue, url: url, accessToken: token)
+        proved.markSecret(header: "dpop")
+        return proved
+    }
+
+    /// The token of `Authorization: DPoP <token>`.
+    static func boundToken(_ request: AuthRequest) -> String? {
+        guard let value = request.head.headerFields[.authorization], value.count > 5, value.prefix(5).lowercased() == "dpop " else { return nil }
+        return String(value.dropFirst(5))
+    }
+}
+
+extension AuthContainer {
+    /// Puts DPoP proofs on the requests of the account clients built from now on that carry a
+    /// DPoP-bound token, each account with its key from `keyring` (kept in the container's vault).
+    /// - Parameter allowedHosts: Where proofs may go; by default each client's strategy's hosts.
+    public func useDPoP(_ keyring: DPoPKeyring, allowedHosts: AllowedHosts? = nil) {
+        var plugins = self[PluginMiddlewaresKey.self]
+        plugins.inner.append { context in
+            let scope = context.credentialScope
+            return DPoPMiddleware(
+                keyring: keyring, account: context.account, vault: context.container[CredentialVaultKey.self],
+                scope: CredentialScope(allowedHosts: allowedHosts ?? scope.allowedHosts, account: scope.account, events: scope.events))
+        }
+        override(PluginMiddlewaresKey.self, with: plugins)
+    }
+}
