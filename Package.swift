@@ -146,6 +146,8 @@ let package = Package(
             dependencies: [
                 "AuthMFA", "AuthSigning",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // ES256 ID tokens of the OAuth 2.0 provider.
+                .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),

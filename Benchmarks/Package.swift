@@ -35,6 +35,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
     ],
     targets: [
         .target(
@@ -102,6 +103,12 @@ let package = Package(
         benchmarkTarget("TOTP", dependencies: [
             .product(name: "AuthMFA", package: "AuthKit"),
             .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        benchmarkTarget("OAuth2", dependencies: [
+            .product(name: "AuthCore", package: "AuthKit"),
+            .product(name: "AuthOAuth2", package: "AuthKit"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "JWTKit", package: "jwt-kit"),
         ]),
         benchmarkTarget("Signing", dependencies: [
             .product(name: "AuthCore", package: "AuthKit"),

@@ -785,6 +785,11 @@ import Testing
         server.faults.inject(.status(503), path: "/me", times: 2)   // 503, 503, then the real /me
     }
 
+    /// Sources/AuthTestServer/OAuth2/OAuth2TestClients.swift:4
+    static func AuthTestServer_OAuth2_OAuth2TestClients_4() async throws {
+        let app = OAuth2Client(provider: OAuth2Provider(issuer: server.baseURL, transport: transport), clientID: OAuth2TestClients.publicClientID, transport: transport)
+    }
+
     /// Sources/AuthTestServer/Routes/CacheEndpoints.swift:17
     static func AuthTestServer_Routes_CacheEndpoints_17() async throws {
         try await AuthTestServer.withRunning { server in

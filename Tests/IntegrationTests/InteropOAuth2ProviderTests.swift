@@ -55,6 +55,24 @@ struct InteropOAuth2ProviderTests {
         }
     }
 
+    /// The figure: 500 concurrent requests across an expiry, one token request.
+    @Test func fiveHundredConcurrentRequestsAcrossAnExpiryMakeOneTokenRequest() async throws {
+        try await InteropPeer.run("authlib_provider.py", accessSeconds: 300) { peer in
+            try await HTTPClientTransport.withTransport { transport in
+                let client = OAuth2Client(provider: try Self.provider(peer, transport: transport), clientID: "svc-basic", authentication: .clientSecretBasic(secret: Secret("svc-basic-s3cret")), transport: transport)
+                let strategy = ClientCredentialsStrategy(client: client, scopes: ["read", "write"], allowedHosts: AllowedHosts(origin: peer.base))
+                let container = AuthContainer()
+                container.useHTTPClient(transport)
+                let service = container.makeClient(for: strategy.account(), strategy: strategy)
+                #expect(try await service.json(PeerSubject.self, .get, peer.url("api/me")).scope == "read write")
+                _ = try await transport.send(AuthRequest(method: .post, url: peer.url("_expire")))
+                let statuses = try await concurrently(500) { _ in try await service.send(.get, peer.url("api/me")).status.code }
+                #expect(statuses.allSatisfy { $0 == 200 })
+                #expect(try await peer.counters(transport)["client_credentials_grants"] == 2)  // the first token, and one renewal
+            }
+        }
+    }
+
     @Test func aWrongClientSecretIsAConfigurationError() async throws {
         try await InteropPeer.run("authlib_provider.py") { peer in
             try await HTTPClientTransport.withTransport { transport in

@@ -29,6 +29,8 @@ extension AuthTestServer {
         public var maxBodySize: Int
         /// Server logger; `.warning` level by default. Never receives a password or token.
         public var logger: Logger
+        /// Seconds between polls the OAuth 2.0 provider's device grant asks for (RFC 8628 `interval`).
+        public var deviceInterval = 1
 
         /// Creates a configuration.
         /// - Parameters:

@@ -128,7 +128,7 @@ extension AuthTestServer {
         router.add(middleware: RequestRecorderMiddleware(counters: state.counters))
         router.add(middleware: FaultMiddleware(faults: faults))
         let environment = RouteEnvironment(state: state, faults: faults, configuration: configuration, logger: configuration.logger)
-        let builtIn: [any RouteGroup] = [AuthRoutes(), GuestRoutes(), MeRoutes(), EchoRoutes(), FaultRoutes()] + Self.pluginRouteGroups
+        let builtIn: [any RouteGroup] = [AuthRoutes(), GuestRoutes(), MeRoutes(), EchoRoutes(), FaultRoutes(), OAuth2ProviderRoutes(provider: oauth2)] + Self.pluginRouteGroups
         for group in builtIn + configuration.routeGroups {
             group.addRoutes(to: router, environment: environment)
         }

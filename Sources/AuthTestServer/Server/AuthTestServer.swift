@@ -32,6 +32,9 @@ public final class AuthTestServer: Sendable {
     public let state: ServerState
     /// Faults queued for the next requests to a path.
     public let faults: FaultInjector
+    /// The OAuth 2.0 / OpenID Connect provider's state (``OAuth2ProviderRoutes``): answer a device
+    /// authorization, rotate the signing key.
+    public let oauth2: OAuth2ProviderState
     private let recorder: CounterRecorder
     let lifecycle = Mutex<Lifecycle>(.idle)
 
@@ -41,6 +44,7 @@ public final class AuthTestServer: Sendable {
         self.configuration = configuration
         self.recorder = CounterRecorder()
         self.faults = FaultInjector()
+        self.oauth2 = OAuth2ProviderState(deviceInterval: configuration.deviceInterval)
         self.state = ServerState(
             clock: configuration.clock,
             signer: configuration.signer,

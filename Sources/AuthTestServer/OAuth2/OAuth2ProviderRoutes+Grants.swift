@@ -1,0 +1,142 @@
+import Crypto
+import Foundation
+import Synchronization
+import HTTPTypes
+import Hummingbird
+
+extension OAuth2ProviderRoutes {
+    /// `GET /oauth2/authorize`: checks the request, then the scripted user's answer as a redirect.
+    func authorize(_ request: Request, environment: RouteEnvironment) -> Response {
+        let query = Self.formValues(request.uri.query ?? "")
+        let value = { (name: String) in query[name] }
+        guard value("client_id") == OAuth2TestClients.publicClientID, let redirect = value("redirect_uri"), let url = URLComponents(string: redirect),
+              url.scheme == "http", url.host == "127.0.0.1" else {
+            // Never redirect to a URI that was not checked (RFC 6749 §4.1.2.1).
+            return ServerResponse.error(.badRequest, "invalid_request", description: "unknown client or redirect URI")
+        }
+        let issuer = Self.issuer(request)
+        func back(_ items: [(String, String?)]) -> Response {
+            var target = url
+            target.queryItems = (url.queryItems ?? []) + (items + [("state", value("state")), ("iss", issuer)]).compactMap { name, value in value.map { URLQueryItem(name: name, value: $0) } }
+            target.percentEncodedQuery = target.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+            return ServerResponse.redirect(to: target.string ?? redirect, status: 302)
+        }
+        guard value("response_type") == "code" else { return back([("error", "unsupported_response_type")]) }
+        guard let challenge = value("code_challenge"), value("code_challenge_method") == "S256" else {
+            return back([("error", "invalid_request"), ("error_description", "PKCE with S256 is required")])
+        }
+        guard let scope = Self.scope(value("scope"), client: OAuth2TestClients.publicClientID) else { return back([("error", "invalid_scope")]) }
+        if value("login_hint") == "deny" { return back([("error", "access_denied")]) }
+        let code = ServerState.randomToken()
+        let now = environment.clock.now()
+        provider.storage.withLock {
+            $0.codes[code] = .init(clientID: OAuth2TestClients.publicClientID, redirectURI: redirect, challenge: challenge, scope: scope, user: value("login_hint") ?? "alice", nonce: value("nonce"), expires: now.addingTimeInterval(60))
+        }
+        environment.counters.record(.custom("oauth2.authorize"))
+        return back([("code", code)])
+    }
+
+    /// `POST /oauth2/token`.
+    func token(_ form: [String: String], client: String?, request: Request, environment: RouteEnvironment) async throws -> Response {
+        guard let client else { return ServerResponse.error(.unauthorized, "invalid_client") }
+        let now = environment.clock.now()
+        let grantType = form["grant_type"] ?? ""
+        switch (grantType, client) {
+        case ("client_credentials", OAuth2TestClients.serviceClientID):
+            guard let scope = Self.scope(form["scope"], client: client) else { return ServerResponse.error(.badRequest, "invalid_scope") }
+            return issue(client: client, subject: client, scope: scope, refresh: false, grantType: grantType, now: now, environment: environment)
+        case ("authorization_code", OAuth2TestClients.publicClientID):
+            let code = provider.storage.withLock { $0.codes.removeValue(forKey: form["code"] ?? "") }
+            guard let code, code.expires > now, code.redirectURI == form["redirect_uri"],
+                  let verifier = form["code_verifier"], Base64URL.encode(Data(SHA256.hash(data: Data(verifier.utf8)))) == code.challenge else {
+                return ServerResponse.error(.badRequest, "invalid_grant", description: "the code is unknown, spent, expired, or its PKCE verifier does not match")
+            }
+            var response = issue(client: client, subject: code.user, scope: code.scope, refresh: true, grantType: grantType, now: now, environment: environment, build: false)
+            if code.scope.split(separator: " ").contains("openid") {
+                response["id_token"] = .string(try await provider.idToken(issuer: Self.issuer(request), subject: code.user, audience: client, nonce: code.nonce, now: now))
+            }
+            return ServerResponse.json(.ok, response)
+        case ("refresh_token", OAuth2TestClients.publicClientID):
+            let old = provider.storage.withLock { storage -> OAuth2ProviderState.Grant? in
+                guard let grant = storage.refresh[form["refresh_token"] ?? ""], !grant.revoked else { return nil }
+                storage.refresh[form["refresh_token"] ?? ""]?.revoked = true  // rotating: each refresh token once
+                return grant
+            }
+            guard let old else { return ServerResponse.error(.badRequest, "invalid_grant") }
+            return issue(client: client, subject: old.subject, scope: old.scope, refresh: true, grantType: grantType, now: now, environment: environment)
+        case (Self.deviceGrant, OAuth2TestClients.publicClientID):
+            return pollDevice(form["device_code"] ?? "", client: client, now: now, environment: environment)
+        default:
+            return ServerResponse.error(.badRequest, "unauthorized_client", description: "this client may not use \(grantType)")
+        }
+    }
+
+    /// `POST /oauth2/device_authorization`.
+    func deviceAuthorization(_ form: [String: String], request: Request, environment: RouteEnvironment) -> Response {
+        guard form["client_id"] == OAuth2TestClients.publicClientID, let scope = Self.scope(form["scope"], client: OAuth2TestClients.publicClientID) else {
+            return ServerResponse.error(.badRequest, "invalid_client")
+        }
+        let deviceCode = ServerState.randomToken()
+        let userCode = String(ServerState.randomToken().uppercased().filter(\.isLetter).prefix(8))
+        let now = environment.clock.now()
+        provider.storage.withLock { $0.devices[deviceCode] = .init(clientID: OAuth2TestClients.publicClientID, userCode: userCode, scope: scope, expires: now.addingTimeInterval(300)) }
+        let verification = "\(Self.issuer(request))/oauth2/device"
+        return ServerResponse.json(.ok, DeviceAnswer(device_code: deviceCode, user_code: userCode, verification_uri: verification, verification_uri_complete: "\(verification)?user_code=\(userCode)", expires_in: 300, interval: provider.deviceInterval))
+    }
+
+    private func pollDevice(_ deviceCode: String, client: String, now: Date, environment: RouteEnvironment) -> Response {
+        environment.counters.record(.custom("oauth2.device.polls"))
+        let interval = TimeInterval(provider.deviceInterval)
+        let outcome = provider.storage.withLock { storage -> Result<OAuth2ProviderState.Device, OAuth2Refusal> in
+            guard var device = storage.devices[deviceCode] else { return .failure(OAuth2Refusal(code: "invalid_grant")) }
+            defer { storage.devices[deviceCode]?.lastPoll = now }
+            if device.expires <= now { return .failure(OAuth2Refusal(code: "expired_token")) }
+            if let decision = device.decision {
+                storage.devices[deviceCode] = nil
+                return decision ? .success(device) : .failure(OAuth2Refusal(code: "access_denied"))
+            }
+            if let last = device.lastPoll, now.timeIntervalSince(last) < interval - 0.05 {
+                device.lastPoll = now
+                return .failure(OAuth2Refusal(code: "slow_down"))
+            }
+            return .failure(OAuth2Refusal(code: "authorization_pending"))
+        }
+        switch outcome {
+        case .success(let device):
+            return issue(client: client, subject: "alice", scope: device.scope, refresh: true, grantType: Self.deviceGrant, now: now, environment: environment)
+        case .failure(let refusal):
+            if refusal.code == "slow_down" { environment.counters.record(.custom("oauth2.device.slowDown")) }
+            return ServerResponse.error(.badRequest, refusal.code)
+        }
+    }
+
+    private func issue(client: String, subject: String, scope: String, refresh: Bool, grantType: String, now: Date, environment: RouteEnvironment) -> Response {
+        ServerResponse.json(.ok, issue(client: client, subject: subject, scope: scope, refresh: refresh, grantType: grantType, now: now, environment: environment, build: false))
+    }
+
+    private func issue(client: String, subject: String, scope: String, refresh: Bool, grantType: String, now: Date, environment: RouteEnvironment, build: Bool) -> [String: AnyCodable] {
+        let lifetime = environment.configuration.lifetimes.access
+        let access = ServerState.randomToken()
+        let refreshToken = refresh ? ServerState.randomToken() : nil
+        let grant = OAuth2ProviderState.Grant(clientID: client, subject: subject, scope: scope, expires: now.addingTimeInterval(TimeInterval(lifetime)))
+        provider.storage.withLock { storage in
+            storage.access[access] = grant
+            if let refreshToken { storage.refresh[refreshToken] = grant }
+        }
+        environment.counters.record(.custom("oauth2.grant.\(grantType == Self.deviceGrant ? "device_code" : grantType)"))
+        var response: [String: AnyCodable] = ["access_token": .string(access), "token_type": .string("Bearer"), "expires_in": .int(Int(lifetime)), "scope": .string(scope)]
+        if let refreshToken { response["refresh_token"] = .string(refreshToken) }
+        return response
+    }
+}
+
+/// An RFC 6749 §5.2 refusal.
+struct OAuth2Refusal: Error {
+    let code: String
+}
+
+/// The device authorization response (RFC 8628 §3.2).
+struct DeviceAnswer: Encodable {
+    let device_code, user_code, verification_uri, verification_uri_complete: String
+    let expires_in, interval: Int
+}

@@ -1,0 +1,135 @@
+import Crypto
+import Foundation
+import Synchronization
+import HTTPTypes
+import Hummingbird
+
+/// A standards-conforming OAuth 2.0 / OpenID Connect provider, for AuthOAuth2 and the demo:
+///
+/// - `GET /.well-known/oauth-authorization-server` (and `/.well-known/openid-configuration`):
+///   RFC 8414 metadata, the issuer being `http://<Host>`;
+/// - `GET /oauth2/authorize`: the authorization code grant with PKCE S256 required, `state`
+///   passed back, RFC 9207 `iss`; the user (`login_hint`, default `alice`) consents at once,
+///   `login_hint=deny` refuses; an ES256 ID token with the nonce for `scope=openid`;
+/// - `POST /oauth2/token`: authorization_code, refresh_token (rotating: a used one is refused),
+///   client_credentials (``OAuth2TestClients/serviceClientID``, Basic or form secret), and the
+///   device grant (`authorization_pending`, `slow_down` when polled faster than the interval,
+///   `access_denied`, `expired_token`);
+/// - `POST /oauth2/device_authorization`; the user answers with
+///   ``OAuth2ProviderState/decideDevice(userCode:approve:)`` or `POST /oauth2/device/decide`;
+/// - `POST /oauth2/revoke` (RFC 7009), `GET /oauth2/jwks`, and `GET /oauth2/me`, a resource
+///   that names the token's subject, client and scope.
+///
+/// Counted: `oauth2.grant.<grant_type>`, `oauth2.revoked`, `oauth2.device.polls`,
+/// `oauth2.device.slowDown`, `oauth2.rejected`.
+struct OAuth2ProviderRoutes: RouteGroup {
+    let provider: OAuth2ProviderState
+
+    func addRoutes(to router: Router<BasicRequestContext>, environment: RouteEnvironment) {
+        for path in ["/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"] {
+            router.get(RouterPath(path)) { request, _ in ServerResponse.json(.ok, Self.metadata(Self.issuer(request))) }
+        }
+        router.get("/oauth2/jwks") { _, _ in ServerResponse.raw(.ok, body: provider.jwks(), contentType: "application/json") }
+        router.get("/oauth2/authorize") { request, _ in authorize(request, environment: environment) }
+        router.post("/oauth2/token") { request, _ in
+            let form = try await Self.form(request)
+            return try await token(form, client: Self.client(request, form: form), request: request, environment: environment)
+        }
+        router.post("/oauth2/device_authorization") { request, _ in
+            let form = try await Self.form(request)
+            return deviceAuthorization(form, request: request, environment: environment)
+        }
+        router.post("/oauth2/device/decide") { request, _ in
+            let form = try await Self.form(request)
+            let found = provider.decideDevice(userCode: form["user_code"] ?? "", approve: form["decision"] == "approve")
+            return ServerResponse.json(found ? .ok : .notFound, ["decided": found])
+        }
+        router.post("/oauth2/revoke") { request, _ in
+            let form = try await Self.form(request)
+            let token = form["token"] ?? ""
+            provider.storage.withLock { storage in
+                storage.access[token]?.revoked = true
+                storage.refresh[token]?.revoked = true
+            }
+            environment.counters.record(.custom("oauth2.revoked"))
+            return ServerResponse.json(.ok, [String: String]())
+        }
+        router.get("/oauth2/me") { request, _ in
+            let now = environment.clock.now()
+            let token = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil } ?? ""
+            guard let grant = provider.storage.withLock({ $0.access[token] }), !grant.revoked, grant.expires > now else {
+                environment.counters.record(.custom("oauth2.rejected"))
+                return ServerResponse.error(.unauthorized, "invalid_token", headers: [.wwwAuthenticate: #"Bearer error="invalid_token""#])
+            }
+            return ServerResponse.json(.ok, ["sub": grant.subject, "client_id": grant.clientID, "scope": grant.scope])
+        }
+    }
+
+    static func issuer(_ request: Request) -> String {
+        "http://\(request.head.authority ?? "127.0.0.1")"
+    }
+
+    static func metadata(_ issuer: String) -> [String: AnyCodable] {
+        [
+            "issuer": .string(issuer), "authorization_endpoint": .string("\(issuer)/oauth2/authorize"),
+            "token_endpoint": .string("\(issuer)/oauth2/token"), "revocation_endpoint": .string("\(issuer)/oauth2/revoke"),
+            "device_authorization_endpoint": .string("\(issuer)/oauth2/device_authorization"), "jwks_uri": .string("\(issuer)/oauth2/jwks"),
+            "grant_types_supported": .strings(["authorization_code", "refresh_token", "client_credentials", Self.deviceGrant]),
+            "token_endpoint_auth_methods_supported": .strings(["none", "client_secret_basic", "client_secret_post"]),
+            "code_challenge_methods_supported": .strings(["S256"]), "authorization_response_iss_parameter_supported": .bool(true),
+            "scopes_supported": .strings(["openid", "profile", "read", "write"]),
+        ]
+    }
+
+    static let deviceGrant = "urn:ietf:params:oauth:grant-type:device_code"
+
+    /// The form parameters of a request body (the first of a repeated name).
+    static func form(_ request: Request) async throws -> [String: String] {
+        formValues(String(decoding: try await request.collectData(upTo: 64 << 10), as: UTF8.self))
+    }
+
+    /// The parameters of a form-encoded text (a body or a query), `+` read as a space.
+    static func formValues(_ text: String) -> [String: String] {
+        var values: [String: String] = [:]
+        for pair in text.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map { String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "" }
+            if values[parts[0]] == nil { values[parts[0]] = parts.count == 2 ? parts[1] : "" }
+        }
+        return values
+    }
+
+    /// The authenticated client: Basic or form secret for the service, `client_id` for the public client.
+    static func client(_ request: Request, form: [String: String]) -> String? {
+        if let basic = request.headers[.authorization], basic.hasPrefix("Basic "), let data = Data(base64Encoded: String(basic.dropFirst(6))) {
+            let pair = String(decoding: data, as: UTF8.self).split(separator: ":", maxSplits: 1).map { String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "" }
+            return pair.count == 2 && pair[0] == OAuth2TestClients.serviceClientID && pair[1] == OAuth2TestClients.serviceSecret ? pair[0] : nil
+        }
+        switch form["client_id"] {
+        case OAuth2TestClients.serviceClientID?: return form["client_secret"] == OAuth2TestClients.serviceSecret ? OAuth2TestClients.serviceClientID : nil
+        case OAuth2TestClients.publicClientID?: return form["client_secret"] == nil ? OAuth2TestClients.publicClientID : nil
+        default: return nil
+        }
+    }
+
+    /// The scopes of `requested` the client may have, or nil when it asks for another.
+    static func scope(_ requested: String?, client: String) -> String? {
+        let asked = (requested ?? "").split(separator: " ").map(String.init)
+        guard let allowed = OAuth2TestClients.scopes[client], asked.allSatisfy(allowed.contains) else { return nil }
+        return asked.joined(separator: " ")
+    }
+}
+
+/// A JSON value of the metadata document or a token response.
+enum AnyCodable: Encodable {
+    case string(String), strings([String]), bool(Bool), int(Int)
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let value): try container.encode(value)
+        case .strings(let value): try container.encode(value)
+        case .bool(let value): try container.encode(value)
+        case .int(let value): try container.encode(value)
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import AuthCore
+import AuthHTTPClient
+import AuthOAuth2
+import AuthTestServer
+import AuthTesting
+import Foundation
+import HTTPTypes
+import Synchronization
+import Testing
+
+/// Every AuthOAuth2 flow end to end over real HTTP against AuthTestServer's provider.
+@Suite struct OAuth2TestServerFlowTests {
+    static func app(_ h: Harness, clock: any AuthClock = SystemClock()) -> OAuth2Client {
+        OAuth2Client(provider: OAuth2Provider(issuer: h.base, transport: h.transport), clientID: OAuth2TestClients.publicClientID, transport: h.transport, clock: clock)
+    }
+
+    struct ProviderMe: Decodable { let sub: String; let client_id: String; let scope: String }
+
+    @Test func theCodeFlowThroughTheLoopbackListenerWithAnIDTokenThatSurvivesAKeyRotation() async throws {
+        try await Harness.run { h in
+            let app = Self.app(h)
+            let browser = LoopbackSignInTests.Browser(transport: h.transport)
+            let tokens = try await app.signInWithBrowser(scopes: ["openid", "read"]) { browser.open($0) }
+            let idToken = try #require(tokens.idToken?.reveal)
+            #expect(try await app.validateIDToken(idToken, nonce: nil).subject == "alice")
+            let page = try await LoopbackSignInTests.waitFor { browser.page }
+            #expect(page.status.code == 200)
+            #expect(h.server.counters.count("oauth2.grant.authorization_code") == 1)
+
+            // The provider rotates its key: the next ID token is found by one more JWKS fetch.
+            h.server.oauth2.rotateSigningKey()
+            let again = try await app.signInWithBrowser(scopes: ["openid", "read"]) { browser.open($0) }
+            #expect(try await app.validateIDToken(try #require(again.idToken?.reveal), nonce: nil).subject == "alice")
+            #expect(h.server.counters.requests(path: "/oauth2/jwks") == 2)
+        }
+    }
+
+    @Test func theDeviceFlowGoesFromPendingThroughSlowDownToApproval() async throws {
+        try await Harness.run { h in
+            let clock = ManualClock()  // its sleeps return at once: polls come faster than the interval
+            let app = Self.app(h, clock: clock)
+            let device = try await app.startDeviceAuthorization(scopes: ["read"])
+            let server = h.server
+            let tokens = try await app.pollDeviceAuthorization(device) { progress in
+                if case .slowedDown = progress { server.oauth2.decideDevice(userCode: device.userCode, approve: true) }
+            }
+            #expect(clock.sleeps == [.seconds(1), .seconds(1), .seconds(6)])
+            #expect(h.server.counters.count("oauth2.device.slowDown") == 1)
+            #expect(h.server.counters.count("oauth2.grant.device_code") == 1)
+            let me = try await h.transport.send(AuthRequest(method: .get, url: h.url("oauth2/me"), headerFields: [.authorization: "Bearer \(tokens.accessToken.reveal)"]))
+            #expect(try JSONDecoder().decode(ProviderMe.self, from: me.body).sub == "alice")
+        }
+    }
+
+    @Test func clientCredentialsWithTwoScopeSetsKeepTwoTokensEachRenewedOnce() async throws {
+        var configuration = AuthTestServer.Configuration()
+        configuration.lifetimes.access = 300
+        try await Harness.run(configuration: configuration) { h in
+            let client = OAuth2Client(provider: OAuth2Provider(issuer: h.base, transport: h.transport), clientID: OAuth2TestClients.serviceClientID, authentication: .clientSecretPost(secret: Secret(OAuth2TestClients.serviceSecret)), transport: h.transport)
+            let container = h.container()
+            let reader = ClientCredentialsStrategy(client: client, scopes: ["read"], allowedHosts: h.hosts)
+            let writer = ClientCredentialsStrategy(client: client, scopes: ["read", "write"], allowedHosts: h.hosts)
+            let readClient = container.makeClient(for: reader.account(), strategy: reader)
+            let writeClient = container.makeClient(for: writer.account(), strategy: writer)
+            let scopes = try await concurrently(100) { index in
+                try await (index.isMultiple(of: 2) ? readClient.json(ProviderMe.self, .get, h.url("oauth2/me")) : writeClient.json(ProviderMe.self, .get, h.url("oauth2/me"))).scope
+            }
+            #expect(scopes.filter { $0 == "read" }.count == 50 && scopes.filter { $0 == "read write" }.count == 50)
+            #expect(h.server.counters.count("oauth2.grant.client_credentials") == 2)
+            h.server.clock.advance(by: 301)
+            _ = try await concurrently(100) { _ in try await readClient.send(.get, h.url("oauth2/me")).status.code }
+            #expect(h.server.counters.count("oauth2.grant.client_credentials") == 3)
+        }
+    }
+
+    @Test func signOutRevokesAtTheProviderAndTheTokenStopsWorking() async throws {
+        try await Harness.run { h in
+            let app = Self.app(h)
+            let browser = LoopbackSignInTests.Browser(transport: h.transport)
+            let tokens = try await app.signInWithBrowser(scopes: ["read"]) { browser.open($0) }
+            let container = h.container()
+            let alice = container.makeClient(for: AccountKey(namespace: "provider", account: "alice"), strategy: BearerStrategy(allowedHosts: h.hosts, refresher: app))
+            try await alice.signIn(tokens)
+            #expect(try await alice.send(.get, h.url("oauth2/me")).status == .ok)
+            try await app.signOut(alice)
+            #expect(h.server.counters.count("oauth2.revoked") == 2)
+            let old = try await h.transport.send(AuthRequest(method: .get, url: h.url("oauth2/me"), headerFields: [.authorization: "Bearer \(tokens.accessToken.reveal)"]))
+            #expect(old.status.code == 401)
+            // The revoked refresh token is refused too.
+            await #expect { try await app.refresh(tokens) } throws: { ($0 as? AuthError)?.code == .reauthenticationRequired }
+        }
+    }
+
+    @Test func aWrongVerifierAndADeniedConsentAreRefused() async throws {
+        try await Harness.run { h in
+            let app = Self.app(h)
+            let pending = try await app.startAuthorization(redirectURI: URL(string: "http://127.0.0.1:5555/callback")!, scopes: ["read"])
+            let answer = try await h.transport.send(AuthRequest(method: .get, url: pending.url))
+            let redirect = try #require(answer.head.headerFields[.location].flatMap(URL.init(string:)))
+            let tampered = PendingAuthorization(url: pending.url, state: pending.state, nonce: nil, pkce: PKCE(), redirectURI: pending.redirectURI, issuer: pending.issuer)
+            await #expect { try await app.completeAuthorization(tampered, redirect: redirect) } throws: { ($0 as? AuthError)?.code == .authorizationFailed }
+
+            let denied = try await app.startAuthorization(redirectURI: URL(string: "http://127.0.0.1:5555/callback")!, scopes: ["read"], parameters: [("login_hint", "deny")])
+            let refusal = try await h.transport.send(AuthRequest(method: .get, url: denied.url))
+            let deniedRedirect = try #require(refusal.head.headerFields[.location].flatMap(URL.init(string:)))
+            await #expect { try await app.completeAuthorization(denied, redirect: deniedRedirect) } throws: { (($0 as? AuthError)?.underlying as? OAuth2Error)?.code == "access_denied" }
+        }
+    }
+}
