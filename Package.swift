@@ -162,7 +162,7 @@ let package = Package(
         .executableTarget(
             name: "AuthDemo",
             dependencies: [
-                "AuthCore", "AuthHTTPClient", "AuthSQLiteStore", "AuthFileStore", "AuthCookie", "AuthMFA", "AuthSigning", "AuthMigration", "AuthCache", "AuthTestServer",
+                "AuthCore", "AuthHTTPClient", "AuthSQLiteStore", "AuthFileStore", "AuthCookie", "AuthMFA", "AuthSigning", "AuthMigration", "AuthCache", "AuthOAuth2", "AuthTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],

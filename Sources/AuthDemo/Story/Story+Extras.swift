@@ -1,11 +1,14 @@
 import AuthCore
 
 extension Story {
-    /// The steps of the plug-in modules: MFA, cookie sessions, signing, caching, migration.
+    /// The steps of the plug-in modules: MFA, cookie sessions, signing, OAuth 2.0, caching,
+    /// migration.
     func extraSteps(alice: AccountClient<BearerStrategy>) async throws {
         await totpSignInStep()
         await cookieSessionStep()
         await signedRequestsStep()
+        await clientCredentialsStep()
+        await deviceSignInStep()
         await cachedResponsesStep()
         await migrationStep()
     }
