@@ -32,7 +32,7 @@ struct InteropDPoPTests {
     struct Me: Decodable { let client_id: String; let jkt: String }
 
     @Test func boundTokensAreObtainedAndUsedWithProofsAndEachNonceChallengeIsAnsweredOnce() async throws {
-        try await InteropPeer.run("dpop_server.py") { peer in
+        try await InteropPeer.run("dpop_server.py", accessSeconds: 300) { peer in
             try await HTTPClientTransport.withTransport { transport in
                 let service = Self.service(peer, transport: transport)
                 let me = try await service.client.json(Me.self, .get, peer.url("api/me"))
@@ -61,7 +61,7 @@ struct InteropDPoPTests {
     }
 
     @Test func aReplayedProofAndATokenWithoutItsKeyAreRefused() async throws {
-        try await InteropPeer.run("dpop_server.py") { peer in
+        try await InteropPeer.run("dpop_server.py", accessSeconds: 300) { peer in
             try await HTTPClientTransport.withTransport { transport in
                 let service = Self.service(peer, transport: transport)
                 _ = try await service.client.send(.get, peer.url("api/me"))

@@ -23,7 +23,7 @@ struct InteropDeviceAuthorizationTests {
     }
 
     @Test func theUserApprovesOnAnotherDeviceWhileTheClientPolls() async throws {
-        try await InteropPeer.run("authlib_provider.py") { peer in
+        try await InteropPeer.run("authlib_provider.py", accessSeconds: 300) { peer in
             try await HTTPClientTransport.withTransport { transport in
                 let app = OAuth2Client(provider: try InteropOAuth2ProviderTests.provider(peer, transport: transport), clientID: "app", transport: transport)
                 let device = try await app.startDeviceAuthorization(scopes: ["read"])
@@ -48,7 +48,7 @@ struct InteropDeviceAuthorizationTests {
     }
 
     @Test func aRefusalIsATypedFailure() async throws {
-        try await InteropPeer.run("authlib_provider.py") { peer in
+        try await InteropPeer.run("authlib_provider.py", accessSeconds: 300) { peer in
             try await HTTPClientTransport.withTransport { transport in
                 let app = OAuth2Client(provider: try InteropOAuth2ProviderTests.provider(peer, transport: transport), clientID: "app", transport: transport)
                 let device = try await app.startDeviceAuthorization(scopes: ["read"])
@@ -63,7 +63,7 @@ struct InteropDeviceAuthorizationTests {
     /// A clock whose sleeps return at once polls faster than the server allows: each
     /// `slow_down` adds 5 s to the interval, and the code's 60 s lifetime ends the polling.
     @Test func slowDownAddsFiveSecondsAndTheCodesLifetimeEndsPolling() async throws {
-        try await InteropPeer.run("authlib_provider.py") { peer in
+        try await InteropPeer.run("authlib_provider.py", accessSeconds: 300) { peer in
             try await HTTPClientTransport.withTransport { transport in
                 let clock = ManualClock()
                 let app = OAuth2Client(provider: try InteropOAuth2ProviderTests.provider(peer, transport: transport), clientID: "app", transport: transport, clock: clock)
@@ -81,7 +81,7 @@ struct InteropDeviceAuthorizationTests {
     }
 
     @Test func cancellingStopsPolling() async throws {
-        try await InteropPeer.run("authlib_provider.py") { peer in
+        try await InteropPeer.run("authlib_provider.py", accessSeconds: 300) { peer in
             try await HTTPClientTransport.withTransport { transport in
                 let app = OAuth2Client(provider: try InteropOAuth2ProviderTests.provider(peer, transport: transport), clientID: "app", transport: transport)
                 let device = try await app.startDeviceAuthorization(scopes: ["read"])

@@ -24,7 +24,7 @@ struct InteropOAuth2ProviderTests {
     }
 
     @Test func discoveryReadsTheProvidersMetadata() async throws {
-        try await InteropPeer.run("authlib_provider.py") { peer in
+        try await InteropPeer.run("authlib_provider.py", accessSeconds: 300) { peer in
             try await HTTPClientTransport.withTransport { transport in
                 let metadata = try await Self.provider(peer, transport: transport).metadata()
                 #expect(metadata.tokenEndpoint == peer.url("oauth/token"))
@@ -74,7 +74,7 @@ struct InteropOAuth2ProviderTests {
     }
 
     @Test func aWrongClientSecretIsAConfigurationError() async throws {
-        try await InteropPeer.run("authlib_provider.py") { peer in
+        try await InteropPeer.run("authlib_provider.py", accessSeconds: 300) { peer in
             try await HTTPClientTransport.withTransport { transport in
                 let client = OAuth2Client(provider: try Self.provider(peer, transport: transport), clientID: "svc-basic", authentication: .clientSecretBasic(secret: Secret("not-the-s3cret")), transport: transport)
                 let strategy = ClientCredentialsStrategy(client: client, allowedHosts: AllowedHosts(origin: peer.base))
@@ -135,7 +135,7 @@ struct InteropOAuth2ProviderTests {
     }
 
     @Test func refusedForgedOrMixedUpAnswersAreTypedFailures() async throws {
-        try await InteropPeer.run("authlib_provider.py") { peer in
+        try await InteropPeer.run("authlib_provider.py", accessSeconds: 300) { peer in
             try await HTTPClientTransport.withTransport { transport in
                 let app = OAuth2Client(provider: try Self.provider(peer, transport: transport), clientID: "app", transport: transport)
                 func failure(_ pending: PendingAuthorization, _ redirect: URL) async -> AuthError? {
@@ -167,7 +167,7 @@ struct InteropOAuth2ProviderTests {
 
     /// A sign-out whose revocation fails still signs out, and says so.
     @Test func aFailedRevocationIsReportedAndTheLocalCredentialRemoved() async throws {
-        try await InteropPeer.run("authlib_provider.py") { peer in
+        try await InteropPeer.run("authlib_provider.py", accessSeconds: 300) { peer in
             try await HTTPClientTransport.withTransport { transport in
                 let discovered = try await Self.provider(peer, transport: transport).metadata()
                 var metadata = discovered
@@ -213,7 +213,7 @@ struct LoopbackSignInTests {
     }
 
     @Test func aBrowserSignInThroughTheLoopbackListener() async throws {
-        try await InteropPeer.run("authlib_provider.py") { peer in
+        try await InteropPeer.run("authlib_provider.py", accessSeconds: 300) { peer in
             try await HTTPClientTransport.withTransport { transport in
                 let app = OAuth2Client(provider: try InteropOAuth2ProviderTests.provider(peer, transport: transport), clientID: "app", transport: transport)
                 let browser = Browser(transport: transport)
@@ -300,7 +300,7 @@ struct InteropIntrospectionTests {
 @Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(2)))
 struct InteropOpenIDConnectTests {
     @Test func theProvidersIDTokenIsValidatedWithItsPublishedKeys() async throws {
-        try await InteropPeer.run("authlib_provider.py") { peer in
+        try await InteropPeer.run("authlib_provider.py", accessSeconds: 300) { peer in
             try await HTTPClientTransport.withTransport { transport in
                 let app = OAuth2Client(provider: try InteropOAuth2ProviderTests.provider(peer, transport: transport), clientID: "app", transport: transport)
                 let pending = try await app.startAuthorization(redirectURI: InteropOAuth2ProviderTests.redirectURI, scopes: ["openid", "profile"])
@@ -334,7 +334,7 @@ struct InteropPrivateKeyJWTTests {
 
     @Test(arguments: ["ES256", "RS256"])
     func aServiceAuthenticatesWithItsKey(algorithm: String) async throws {
-        try await InteropPeer.run("authlib_provider.py") { peer in
+        try await InteropPeer.run("authlib_provider.py", accessSeconds: 300) { peer in
             try await HTTPClientTransport.withTransport { transport in
                 let signer: PrivateKeyJWT
                 if algorithm == "ES256" {

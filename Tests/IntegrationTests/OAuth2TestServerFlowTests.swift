@@ -36,7 +36,9 @@ import Testing
     }
 
     @Test func theDeviceFlowGoesFromPendingThroughSlowDownToApproval() async throws {
-        try await Harness.run { h in
+        var configuration = AuthTestServer.Configuration()
+        configuration.deviceInterval = 5  // two polls of the test never come 5 s apart, however loaded the machine
+        try await Harness.run(configuration: configuration) { h in
             let clock = ManualClock()  // its sleeps return at once: polls come faster than the interval
             let app = Self.app(h, clock: clock)
             let device = try await app.startDeviceAuthorization(scopes: ["read"])
@@ -44,7 +46,7 @@ import Testing
             let tokens = try await app.pollDeviceAuthorization(device) { progress in
                 if case .slowedDown = progress { server.oauth2.decideDevice(userCode: device.userCode, approve: true) }
             }
-            #expect(clock.sleeps == [.seconds(1), .seconds(1), .seconds(6)])
+            #expect(clock.sleeps == [.seconds(5), .seconds(5), .seconds(10)])
             #expect(h.server.counters.count("oauth2.device.slowDown") == 1)
             #expect(h.server.counters.count("oauth2.grant.device_code") == 1)
             let me = try await h.transport.send(AuthRequest(method: .get, url: h.url("oauth2/me"), headerFields: [.authorization: "Bearer \(tokens.accessToken.reveal)"]))
