@@ -70,3 +70,52 @@ import Testing
         #expect(ClientCredentialsStrategy(client: client, scopes: ["write", "read"], allowedHosts: hosts).account() == accounts[2])
     }
 }
+
+/// Refusals that need no server: a repeated redirect parameter, plain http metadata, a DPoP
+/// request answered with a bearer token.
+@Suite struct OAuth2RefusalTests {
+    static let metadata = AuthorizationServerMetadata(issuer: URL(string: "https://auth.example.com")!, authorizationEndpoint: URL(string: "https://auth.example.com/authorize")!, tokenEndpoint: URL(string: "https://auth.example.com/token")!)
+
+    @Test func aRepeatedStateIsRefused() async throws {
+        let answer = AuthorizationResponse(redirect: URL(string: "http://127.0.0.1:5555/callback?code=c&state=s&state=t")!)
+        #expect(answer.repeatedParameters == ["state"])
+        #expect(!"\(answer)".contains("code=c") && "\(answer)".contains("<redacted>"))
+        let app = OAuth2Client(provider: OAuth2Provider(metadata: Self.metadata), clientID: "app", transport: ClosureTransport { _ in AuthResponse(status: .ok) })
+        let pending = PendingAuthorization(url: Self.metadata.authorizationEndpoint!, state: "s", nonce: nil, pkce: PKCE(), redirectURI: URL(string: "http://127.0.0.1:5555/callback")!, issuer: Self.metadata.issuer)
+        await #expect { try await app.completeAuthorization(pending, redirect: URL(string: "http://127.0.0.1:5555/callback?code=c&state=s&state=t")!) } throws: { ($0 as? AuthError)?.message.contains("repeats state") == true }
+    }
+
+    @Test(arguments: ["http://auth.example.com/token", "http://10.0.0.5/token"])
+    func plainHTTPEndpointsOffLoopbackAreRefused(endpoint: String) async throws {
+        var metadata = Self.metadata
+        metadata.tokenEndpoint = URL(string: endpoint)!
+        await #expect { try await OAuth2Provider(metadata: metadata).metadata() } throws: { ($0 as? AuthError)?.code == .misconfigured }
+        metadata.tokenEndpoint = URL(string: "http://127.0.0.1:8080/token")!
+        #expect(try await OAuth2Provider(metadata: metadata).metadata().tokenEndpoint.port == 8080)
+    }
+
+    @Test func aBearerAnswerToADPoPRequestIsRefused() async throws {
+        let transport = ClosureTransport { request in
+            #expect(request.head.headerFields[DPoP.field] != nil)
+            return AuthResponse(status: .ok, headerFields: [.contentType: "application/json"], body: Data(#"{"access_token":"t","token_type":"Bearer","expires_in":60}"#.utf8))
+        }
+        let dpop = try await DPoP(key: DPoPKey())
+        let client = OAuth2Client(provider: OAuth2Provider(metadata: Self.metadata), clientID: "svc", dpop: dpop, transport: transport)
+        await #expect { try await client.tokenEndpoint().requestTokens([("grant_type", "client_credentials")]) } throws: { ($0 as? AuthError)?.code == .misconfigured }
+    }
+
+    /// RFC 9449 §4.3: the proof's `htu` in lower case, without the default port, query or fragment.
+    @Test func theProofNamesTheNormalizedURL() async throws {
+        let dpop = try await DPoP(key: DPoPKey())
+        let proof = try await dpop.proof(method: "GET", url: URL(string: "HTTPS://API.Example.com:443/v1/me?x=1#f")!, accessToken: "t")
+        let claims = try #require(Data(base64Encoded: Self.padded(proof.split(separator: ".")[1])))
+        let json = try #require(try JSONSerialization.jsonObject(with: claims) as? [String: Any])
+        #expect(json["htu"] as? String == "https://api.example.com/v1/me")
+        #expect(json["ath"] as? String == "47mKTaMaEn1L3m5DAz9muidMqw636xxw7EFAK_YnPdg")  // BASE64URL(SHA-256("t"))
+    }
+
+    static func padded(_ text: Substring) -> String {
+        let base = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        return base + String(repeating: "=", count: (4 - base.count % 4) % 4)
+    }
+}

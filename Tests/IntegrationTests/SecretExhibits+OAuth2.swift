@@ -21,6 +21,8 @@ extension SecretExhibit {
             SecretExhibit(key, [m], raw: [Array(keyBytes)]),
             SecretExhibit(try await DPoP(key: key), [m], raw: [Array(keyBytes)]),
             SecretExhibit(client, [m]),
+            SecretExhibit(DeviceAuthorization(deviceCode: Secret("\(m)-device-code"), userCode: "ABCD-EFGH", verificationURI: URL(string: "https://auth.example.com/device")!, verificationURIComplete: nil, expiresAt: Date(timeIntervalSince1970: 0), interval: .seconds(5)), [m]),
+            SecretExhibit(AuthorizationResponse(redirect: URL(string: "http://127.0.0.1:5555/callback?code=\(m)-code&state=s")!), [m]),
             SecretExhibit(ClientCredentialsStrategy(client: client, scopes: ["read"], allowedHosts: AllowedHosts(["api.example.com"])), [m]),
             SecretExhibit(pkce, [m]),
             SecretExhibit(pending, [m]),

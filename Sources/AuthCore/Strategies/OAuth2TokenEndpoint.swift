@@ -16,6 +16,14 @@ public protocol TokenRequestBinding: Sendable {
     /// Reads the server's answer to a bound request; true when the request should be bound anew
     /// and sent once more (a `use_dpop_nonce` challenge that came with a nonce).
     func shouldRetry(_ response: AuthResponse, for request: AuthRequest) -> Bool
+    /// The `token_type` a token obtained this way must have (`DPoP`); a server that answers
+    /// with another (a plain bearer token) is refused rather than its token sent unbound.
+    var boundTokenType: String? { get }
+}
+
+extension TokenRequestBinding {
+    /// None.
+    public var boundTokenType: String? { nil }
 }
 
 /// How an OAuth 2.0 client authenticates to the authorization server's endpoints (RFC 6749
@@ -104,7 +112,11 @@ public struct OAuth2TokenEndpoint: Sendable {
     public func requestTokens(_ parameters: [(String, String)], previousRefreshToken: String? = nil) async throws -> BearerTokenSet {
         let response = try await post(parameters, to: url)
         guard (200..<300).contains(response.status.code) else { throw Self.error(from: response) }
-        return try TokenResponse.parse(response.body).tokenSet(issuedAt: TokenResponse.issuedAt(response, fallback: clock.now()), previousRefreshToken: previousRefreshToken)
+        let tokens = try TokenResponse.parse(response.body).tokenSet(issuedAt: TokenResponse.issuedAt(response, fallback: clock.now()), previousRefreshToken: previousRefreshToken)
+        if let expected = binding?.boundTokenType, tokens.tokenType.lowercased() != expected.lowercased() {
+            throw AuthError(code: .misconfigured, message: "a \(expected)-bound token was asked for, but the server issued a \(tokens.tokenType) token; it is not used unbound")
+        }
+        return tokens
     }
 
     /// Posts a form with the client's authentication to `endpoint` (the token endpoint, or the
@@ -114,7 +126,9 @@ public struct OAuth2TokenEndpoint: Sendable {
     public func post(_ parameters: [(String, String)], to endpoint: URL) async throws -> AuthResponse {
         let (request, response) = try await send(parameters, to: endpoint)
         guard let binding, binding.shouldRetry(response, for: request) else { return response }
-        return try await send(parameters, to: endpoint).response
+        let again = try await send(parameters, to: endpoint)
+        _ = binding.shouldRetry(again.response, for: again.request)  // keeps a nonce rotated with this answer
+        return again.response
     }
 
     private func send(_ parameters: [(String, String)], to endpoint: URL) async throws -> (request: AuthRequest, response: AuthResponse) {

@@ -3,7 +3,7 @@ public import Foundation
 
 /// The parameters of the redirect that ends an authorization (RFC 6749 §4.1.2 and §4.1.2.1,
 /// RFC 9207 `iss`), read from the redirect URL's query with form decoding.
-public struct AuthorizationResponse: Sendable, Equatable {
+public struct AuthorizationResponse: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
     /// `code`, when the user consented.
     public var code: String?
     /// `state`.
@@ -12,6 +12,19 @@ public struct AuthorizationResponse: Sendable, Equatable {
     public var issuer: String?
     /// The error, when the user or the provider refused.
     public var error: OAuth2Error?
+    /// Parameters the redirect carries more than once (RFC 6749 §3.1 forbids it): such an
+    /// answer is refused.
+    public var repeatedParameters: [String] = []
+
+    /// The same as ``description``: the code is a credential until it is exchanged.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["code": code == nil ? "none" : "<redacted>", "issuer": issuer ?? "none", "error": error?.code ?? "none"], displayStyle: .struct)
+    }
+
+    /// Whether a code, the state and the issuer are there; never the code itself.
+    public var description: String {
+        "AuthorizationResponse(code: \(code == nil ? "none" : "<redacted>"), state: \(state == nil ? "none" : "present"), iss: \(issuer ?? "none"), error: \(error?.code ?? "none"))"
+    }
 
     /// Reads the parameters of `redirect`.
     public init(redirect: URL) {
@@ -20,7 +33,10 @@ public struct AuthorizationResponse: Sendable, Equatable {
         for item in query.split(separator: "&") {
             let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = Self.formDecode(pair[0])
-            guard values[name] == nil else { continue }  // the first of a repeated parameter
+            guard values[name] == nil else {
+                if !repeatedParameters.contains(name) { repeatedParameters.append(name) }
+                continue
+            }
             values[name] = pair.count == 2 ? Self.formDecode(pair[1]) : ""
         }
         code = values["code"]

@@ -40,7 +40,7 @@ extension OAuth2Client {
         guard let url = components?.url else {
             throw AuthError(code: .misconfigured, message: "the provider's authorization endpoint is not a URL a request can be added to")
         }
-        return PendingAuthorization(url: url, state: state, nonce: nonceValue, pkce: pkce, redirectURI: redirectURI, issuer: metadata.issuer)
+        return PendingAuthorization(url: url, state: state, nonce: nonceValue, pkce: pkce, redirectURI: redirectURI, issuer: metadata.issuer, openID: scopes.contains("openid"))
     }
 
     /// Completes an authorization from the URL the browser was sent back to, and exchanges its
@@ -60,9 +60,12 @@ extension OAuth2Client {
             throw Self.failure("the redirect is not to this authorization's redirect URI")
         }
         let answer = AuthorizationResponse(redirect: redirect)
+        guard answer.repeatedParameters.isEmpty else {
+            throw Self.failure("the answer repeats \(answer.repeatedParameters.joined(separator: ", ")) (RFC 6749 §3.1)")
+        }
         let metadata = try await provider.metadata()
         if let issuer = answer.issuer {
-            guard let named = URL(string: issuer), OAuth2Provider.sameIssuer(named, pending.issuer) else {
+            guard issuer == pending.issuer.absoluteString else {
                 throw Self.failure("the answer names the issuer \(issuer), not \(pending.issuer.absoluteString): it may come from another provider (RFC 9207)")
             }
         } else if metadata.authorizationResponseIssParameterSupported == true {
@@ -84,8 +87,11 @@ extension OAuth2Client {
         } catch let error as AuthError where (error.underlying as? OAuth2Error)?.code == "invalid_grant" {
             throw AuthError(code: .authorizationFailed, message: "the provider refused the code (invalid_grant): it was used already or expired, or the PKCE verifier does not match; start a new authorization", underlying: error.underlying)
         }
-        // An OpenID Connect sign-in: the ID token must hold before the tokens are used.
-        if let idToken = tokens.idToken, pending.nonce != nil {
+        // An OpenID Connect sign-in: the ID token must be there and hold before the tokens are used.
+        if pending.openID {
+            guard let idToken = tokens.idToken else {
+                throw Self.failure("the provider sent no ID token for an OpenID Connect authorization")
+            }
             _ = try await validateIDToken(idToken.reveal, nonce: pending.nonce)
         }
         return tokens

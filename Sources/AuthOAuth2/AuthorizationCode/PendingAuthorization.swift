@@ -20,16 +20,34 @@ public struct PendingAuthorization: Sendable, Equatable, Codable, CustomStringCo
     public let redirectURI: URL
     /// The issuer whose answer this waits for (RFC 9207).
     public let issuer: URL
+    /// Whether the authorization asked for `openid`: the answer must then bring an ID token
+    /// that validates.
+    public let openID: Bool
+
+    enum CodingKeys: String, CodingKey { case url, state, nonce, pkce, redirectURI, issuer, openID }
 
     /// Creates the record; ``OAuth2Client/startAuthorization(redirectURI:scopes:nonce:parameters:)``
     /// makes one.
-    public init(url: URL, state: String, nonce: String?, pkce: PKCE, redirectURI: URL, issuer: URL) {
+    public init(url: URL, state: String, nonce: String?, pkce: PKCE, redirectURI: URL, issuer: URL, openID: Bool = false) {
         self.url = url
         self.state = state
         self.nonce = nonce
         self.pkce = pkce
         self.redirectURI = redirectURI
         self.issuer = issuer
+        self.openID = openID || nonce != nil
+    }
+
+    /// Decodes a kept record (one written before `openID` existed reads it from its nonce).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        url = try c.decode(URL.self, forKey: .url)
+        state = try c.decode(String.self, forKey: .state)
+        nonce = try c.decodeIfPresent(String.self, forKey: .nonce)
+        pkce = try c.decode(PKCE.self, forKey: .pkce)
+        redirectURI = try c.decode(URL.self, forKey: .redirectURI)
+        issuer = try c.decode(URL.self, forKey: .issuer)
+        openID = try c.decodeIfPresent(Bool.self, forKey: .openID) ?? (nonce != nil)
     }
 
     /// The authorization endpoint and the redirect URI, never the verifier.

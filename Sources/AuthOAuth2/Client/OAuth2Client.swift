@@ -20,6 +20,9 @@ public struct OAuth2Client: TokenRefresher, CustomStringConvertible {
     public let clientID: String
     /// How the client authenticates at the token, revocation and introspection endpoints.
     public let authentication: OAuth2ClientAuthentication
+    /// The key the tokens this client obtains are bound to (RFC 9449), when they are: every
+    /// token request (code exchange, refresh, device poll, revocation) then carries a proof.
+    public let dpop: DPoP?
     let transport: any Transport
     let clock: any AuthClock
     /// The provider's signing keys, shared by the copies of this client.
@@ -27,13 +30,15 @@ public struct OAuth2Client: TokenRefresher, CustomStringConvertible {
 
     /// Creates a client.
     /// - Parameters:
+    ///   - dpop: Binds the tokens to this key (for one account: see ``DPoPKeyring``).
     ///   - transport: Sends the requests to the provider: the plain transport, not an
     ///     authenticated client.
     ///   - clock: Gives the issue time of tokens whose response has no `Date` field.
-    public init(provider: OAuth2Provider, clientID: String, authentication: OAuth2ClientAuthentication = .none, transport: any Transport, clock: any AuthClock = SystemClock()) {
+    public init(provider: OAuth2Provider, clientID: String, authentication: OAuth2ClientAuthentication = .none, dpop: DPoP? = nil, transport: any Transport, clock: any AuthClock = SystemClock()) {
         self.provider = provider
         self.clientID = clientID
         self.authentication = authentication
+        self.dpop = dpop
         self.transport = transport
         self.clock = clock
     }
@@ -43,9 +48,9 @@ public struct OAuth2Client: TokenRefresher, CustomStringConvertible {
 
     /// The provider's token endpoint, as this client calls it.
     /// - Parameter binding: Binds the requests to a key (a ``DPoP`` of the account), when the
-    ///   tokens are to be DPoP-bound.
+    ///   tokens are to be DPoP-bound; by default the client's ``dpop``.
     public func tokenEndpoint(binding: (any TokenRequestBinding)? = nil) async throws -> OAuth2TokenEndpoint {
-        OAuth2TokenEndpoint(url: try await provider.metadata().tokenEndpoint, clientID: clientID, authentication: authentication, transport: transport, clock: clock, binding: binding)
+        OAuth2TokenEndpoint(url: try await provider.metadata().tokenEndpoint, clientID: clientID, authentication: authentication, transport: transport, clock: clock, binding: binding ?? dpop)
     }
 
     /// Renews with the refresh_token grant (RFC 6749 §6), keeping the refresh token when the

@@ -9,7 +9,9 @@ import Synchronization
 /// requests that carry a DPoP-bound token, and the servers' nonces (§8, §9) kept per origin.
 ///
 /// A token obtained with DPoP is bound to the key's thumbprint; a thief who copies it from a
-/// log or a store cannot use it without the private key. Give it to the token endpoint
+/// log or off the wire cannot use it without the private key. The key is kept in the vault
+/// beside the tokens (sealed when a cipher is configured): a copy of the whole store carries
+/// both, which a cipher whose key is kept elsewhere prevents. Give it to the token endpoint
 /// (`OAuth2Client(dpop:)`, or ``ClientCredentialsStrategy``'s keyring) and to resource requests
 /// (``DPoPMiddleware``).
 ///
@@ -79,18 +81,37 @@ public final class DPoP: TokenRequestBinding, CustomStringConvertible {
         }
     }
 
+    /// `DPoP`: a token obtained with a proof must be bound.
+    public var boundTokenType: String? { "DPoP" }
+
     /// The key's thumbprint; never the key.
     public var description: String { "DPoP(jkt \(thumbprint))" }
 
+    /// The request URL as RFC 9449 §4.2 wants it: no query or fragment, scheme and host in lower
+    /// case, no default port (RFC 3986 §6.2.2 and §6.2.3 normalization, which servers compare by).
     static func htu(_ url: URL) -> String {
-        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        components?.query = nil
-        components?.fragment = nil
-        return components?.string ?? url.absoluteString
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
+        components.query = nil
+        components.fragment = nil
+        let scheme = components.scheme?.lowercased()
+        components.scheme = scheme
+        components.host = components.host?.lowercased()
+        if let port = components.port, port == Self.defaultPort(scheme) { components.port = nil }
+        return components.string ?? url.absoluteString
     }
 
+    /// The origin a nonce belongs to, normalized as ``htu(_:)``.
     static func originKey(_ url: URL) -> String {
-        "\(url.scheme ?? "")://\(url.host ?? ""):\(url.port ?? -1)"
+        let scheme = url.scheme?.lowercased() ?? ""
+        return "\(scheme)://\(url.host?.lowercased() ?? ""):\(url.port ?? defaultPort(scheme) ?? -1)"
+    }
+
+    private static func defaultPort(_ scheme: String?) -> Int? {
+        switch scheme {
+        case "https"?: 443
+        case "http"?: 80
+        default: nil
+        }
     }
 
     static func base64URL(_ data: Data) -> String {

@@ -30,7 +30,10 @@ public struct DPoPMiddleware: Middleware {
         let proved = try await Self.proved(request, token: token, dpop: dpop)
         let response = try await next(proved)
         guard dpop.shouldRetry(response, for: proved) else { return response }
-        return try await next(Self.proved(request, token: token, dpop: dpop))
+        let again = try await Self.proved(request, token: token, dpop: dpop)
+        let answer = try await next(again)
+        _ = dpop.shouldRetry(answer, for: again)  // keeps a nonce the server rotated with this answer
+        return answer
     }
 
     private static func proved(_ request: AuthRequest, token: String, dpop: DPoP) async throws -> AuthRequest {

@@ -4,44 +4,108 @@ import HTTPTypes
 import JWTKit
 import Synchronization
 
-/// A provider's signing keys (its JWKS), fetched on first use and again, once per validation,
-/// when a token names a key id the keys do not have (the provider rotated its keys).
+/// A provider's signing keys (its JWKS): fetched on first use, again after ``lifetime``, and
+/// again when a token names a key id the set lacks (the provider rotated), at most once per
+/// ``refreshInterval``; one fetch at a time, whoever asks.
+///
+/// Only signature keys AuthKit can use are kept (`use: enc` and unknown key types are left out,
+/// so one unusual key does not refuse the whole set). Each kept key has one algorithm: its `alg`,
+/// or the one its type implies (EC P-256 → ES256, Ed25519 → EdDSA, RSA → RS256), so that a
+/// token's header cannot choose another.
 final class JWKSCache: Sendable {
-    /// A fetched key set: the keys, and the key ids it has.
+    /// A fetched key set.
     struct KeySet: Sendable {
         let keys: JWTKeyCollection
-        let kids: Set<String>
+        /// The algorithm of each key, by key id.
+        let algorithms: [String: String]
+        /// The key id of the set's only key, when it has one key (a token may then name none).
+        let soleKID: String?
+        let fetchedAt: Date
     }
 
-    private let state = Mutex<(keys: KeySet?, fetches: Int)>((nil, 0))
+    /// How long a fetched set is used before it is fetched again.
+    static let lifetime: TimeInterval = 86_400
+    /// The least time between two fetches for unknown key ids.
+    static let refreshInterval: TimeInterval = 60
+
+    private let state = Mutex<(set: KeySet?, fetch: Task<KeySet, any Error>?, fetches: Int)>((nil, nil, 0))
 
     /// How many times the keys were fetched.
     var fetches: Int { state.withLock { $0.fetches } }
 
-    /// The keys, fetched from `url` when there are none yet or `refresh` is set.
-    func keys(from url: URL, transport: any Transport, refresh: Bool) async throws -> KeySet {
-        if !refresh, let keys = state.withLock({ $0.keys }) { return keys }
+    /// The keys: the cached set unless it is older than ``lifetime``.
+    func current(from url: URL, transport: any Transport, now: Date) async throws -> KeySet {
+        if let set = state.withLock({ $0.set }), now.timeIntervalSince(set.fetchedAt) < Self.lifetime { return set }
+        return try await fetch(from: url, transport: transport, now: now)
+    }
+
+    /// A fresh set for an unknown key id; nil when the last fetch is more recent than
+    /// ``refreshInterval`` (a stream of forged key ids does not become a stream of fetches).
+    func refreshed(from url: URL, transport: any Transport, now: Date) async throws -> KeySet? {
+        if let set = state.withLock({ $0.set }), now.timeIntervalSince(set.fetchedAt) < Self.refreshInterval { return nil }
+        return try await fetch(from: url, transport: transport, now: now)
+    }
+
+    private func fetch(from url: URL, transport: any Transport, now: Date) async throws -> KeySet {
+        let task = state.withLock { state in
+            if let fetch = state.fetch { return fetch }
+            let fetch = Task { try await Self.load(from: url, transport: transport, now: now) }
+            state.fetch = fetch
+            return fetch
+        }
+        do {
+            let set = try await task.value
+            state.withLock { state in
+                if state.fetch == task {
+                    state.fetch = nil
+                    state.set = set
+                    state.fetches += 1
+                }
+            }
+            return set
+        } catch {
+            state.withLock { if $0.fetch == task { $0.fetch = nil } }
+            throw error
+        }
+    }
+
+    private static func load(from url: URL, transport: any Transport, now: Date) async throws -> KeySet {
         let response = try await transport.send(AuthRequest(method: .get, url: url, headerFields: [.accept: "application/json"]))
         guard response.status.code == 200 else {
             throw AuthError(code: .httpStatus, message: "the provider's keys at \(url.path) answered \(response.status.code)", status: response.status.code)
         }
-        struct Listing: Decodable {
-            struct Key: Decodable { let kid: String? }
-            let keys: [Key]
+        guard let document = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any], let listed = document["keys"] as? [[String: Any]] else {
+            throw AuthError(code: .decoding, message: "the provider's keys at \(url.path) are not a JWK set")
         }
+        let usable = listed.filter { ($0["use"] as? String ?? "sig") == "sig" }
         let collection = JWTKeyCollection()
-        let keys: KeySet
-        do {
-            let listing = try JSONDecoder().decode(Listing.self, from: response.body)
-            try await collection.add(jwksJSON: String(decoding: response.body, as: UTF8.self))
-            keys = KeySet(keys: collection, kids: Set(listing.keys.compactMap(\.kid)))
-        } catch {
-            throw AuthError(code: .decoding, message: "the provider's keys at \(url.path) are not a JWK set: \(DecodingFailure(error))")
+        var algorithms: [String: String] = [:]
+        for var key in usable {
+            guard let algorithm = algorithm(of: key) else { continue }
+            let kid = key["kid"] as? String ?? (usable.count == 1 ? "authkit-sole-key" : nil)
+            guard let kid else { continue }
+            key["kid"] = kid
+            key["alg"] = algorithm
+            guard let data = try? JSONSerialization.data(withJSONObject: key), let jwk = try? JSONDecoder().decode(JWK.self, from: data),
+                  (try? await collection.add(jwk: jwk, isDefault: usable.count == 1)) != nil else { continue }
+            algorithms[kid] = algorithm
         }
-        state.withLock {
-            $0.keys = keys
-            $0.fetches += 1
+        return KeySet(keys: collection, algorithms: algorithms, soleKID: algorithms.count == 1 ? algorithms.keys.first : nil, fetchedAt: now)
+    }
+
+    /// The algorithm a key is used with: its `alg` when AuthKit accepts it, or its type's.
+    static func algorithm(of key: [String: Any]) -> String? {
+        let implied: String? = switch (key["kty"] as? String, key["crv"] as? String) {
+        case ("EC", "P-256"?): "ES256"
+        case ("EC", "P-384"?): "ES384"
+        case ("EC", "P-521"?): "ES512"
+        case ("OKP", "Ed25519"?): "EdDSA"
+        case ("RSA", _): "RS256"
+        default: nil
         }
-        return keys
+        guard let implied else { return nil }
+        guard let named = key["alg"] as? String else { return implied }
+        let family: Set<String> = implied == "RS256" ? ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512"] : [implied]
+        return family.contains(named) ? named : nil
     }
 }

@@ -8,9 +8,11 @@ extension OAuth2Client {
 
     /// Validates an OpenID Connect ID token (OpenID Connect Core 1.0 §3.1.3.7).
     ///
-    /// The signature is checked with the provider's keys (its `jwks_uri`, fetched once and
-    /// again once when the token names a key the set lacks: the provider rotated); `alg: none`
-    /// and MAC algorithms are refused. Then `iss` must be the provider's issuer, `aud` must
+    /// The signature is checked with the key the token names among the provider's keys (its
+    /// `jwks_uri`: fetched once, again after a day, and again when the token names a key the set
+    /// lacks, the provider having rotated, at most once a minute), with that key's own algorithm;
+    /// `alg: none`, MAC algorithms and an `alg` other than the key's are refused. Then `iss` must
+    /// be the provider's issuer exactly, `aud` must
     /// include this client and name no other unless `azp` is this client, `exp` must not have
     /// passed and `iat` must not be in the future (each within `clockSkew`), and `nonce` must be
     /// the one the authorization sent.
@@ -30,8 +32,8 @@ extension OAuth2Client {
         guard let alg = header.alg, Self.idTokenAlgorithms.contains(alg) else {
             throw Self.idTokenFailure("is signed with \(header.alg.map { "alg \($0)" } ?? "no alg"), which is not accepted")
         }
-        let claims = try await verifiedClaims(token, kid: header.kid, jwksURI: jwksURI)
-        guard let named = URL(string: claims.issuer), OAuth2Provider.sameIssuer(named, metadata.issuer) else {
+        let claims = try await verifiedClaims(token, header: header, jwksURI: jwksURI)
+        guard claims.issuer == metadata.issuer.absoluteString else {
             throw Self.idTokenFailure("names the issuer \(claims.issuer), not \(metadata.issuer.absoluteString)")
         }
         guard claims.audience.contains(clientID) else { throw Self.idTokenFailure("is not for this client (aud)") }
@@ -48,17 +50,27 @@ extension OAuth2Client {
         return claims
     }
 
-    /// The claims once the signature holds, fetching the keys again once for an unknown key id.
-    private func verifiedClaims(_ token: String, kid: String?, jwksURI: URL) async throws -> IDTokenClaims {
-        var set = try await jwks.keys(from: jwksURI, transport: transport, refresh: false)
-        if let kid, !set.kids.contains(kid) {
-            set = try await jwks.keys(from: jwksURI, transport: transport, refresh: true)
-            guard set.kids.contains(kid) else {
-                throw Self.idTokenFailure("is signed with a key the provider does not publish, even after fetching its keys again")
-            }
+    /// The claims once the signature holds with the key the header names, used with that
+    /// key's own algorithm; the keys fetched again once (within the cache's limits) for a key id
+    /// the set lacks.
+    private func verifiedClaims(_ token: String, header: (alg: String?, kid: String?), jwksURI: URL) async throws -> IDTokenClaims {
+        let now = clock.now()
+        var set = try await jwks.current(from: jwksURI, transport: transport, now: now)
+        let kid = header.kid ?? set.soleKID
+        guard let kid else {
+            throw Self.idTokenFailure("names no key (kid) and the provider publishes several")
+        }
+        if set.algorithms[kid] == nil, let fresh = try await jwks.refreshed(from: jwksURI, transport: transport, now: now) {
+            set = fresh
+        }
+        guard let algorithm = set.algorithms[kid] else {
+            throw Self.idTokenFailure("is signed with a key the provider does not publish (its keys were fetched again, or at most a minute ago)")
+        }
+        guard header.alg == algorithm else {
+            throw Self.idTokenFailure("says alg \(header.alg ?? "none"), but its key is for \(algorithm)")
         }
         do {
-            return try await set.keys.verify(token, as: IDTokenClaims.self, iteratingKeys: kid == nil)
+            return try await set.keys.verify(token, as: IDTokenClaims.self)
         } catch let error as JWTKit.JWTError {
             throw AuthError(code: .authorizationFailed, message: "the ID token's signature does not hold (\(error.errorType))", underlying: error)
         } catch {

@@ -8,7 +8,9 @@ import Synchronization
 /// Receives the redirect that ends a browser sign-in of a command-line tool (RFC 8252 §7.3): an
 /// HTTP listener on 127.0.0.1 and a port the system chooses, for exactly one redirect to its
 /// path. It answers the browser with a short page, and stops listening once the redirect came,
-/// the wait timed out, or ``close()`` was called.
+/// the wait timed out, or ``close()`` was called. Once ``expect(state:)`` named the
+/// authorization's `state`, a request to the path without it (a stray local request, a page
+/// probing localhost) gets a 400 and does not end the wait.
 ///
 /// ```swift
 /// let listener = try await LoopbackRedirectListener.start()
@@ -21,11 +23,18 @@ public final class LoopbackRedirectListener: Sendable {
     public let redirectURI: URL
     private let channel: any Channel
     private let redirects: AsyncStream<URL>
+    private let expectedState: ExpectedState
 
-    private init(redirectURI: URL, channel: any Channel, redirects: AsyncStream<URL>) {
+    private init(redirectURI: URL, channel: any Channel, redirects: AsyncStream<URL>, expectedState: ExpectedState) {
         self.redirectURI = redirectURI
         self.channel = channel
         self.redirects = redirects
+        self.expectedState = expectedState
+    }
+
+    /// Accepts only a redirect that carries `state` (the pending authorization's).
+    public func expect(state: String) {
+        expectedState.value.withLock { $0 = state }
     }
 
     /// Starts listening.
@@ -34,12 +43,15 @@ public final class LoopbackRedirectListener: Sendable {
     ///   - page: The HTML the browser shows once the redirect arrived.
     /// - Throws: `AuthError` `.transport` when no port could be bound.
     public static func start(path: String = "/callback", page: String = LoopbackRedirectListener.defaultPage) async throws -> LoopbackRedirectListener {
+        let path = path.hasPrefix("/") ? path : "/" + path
         let (redirects, continuation) = AsyncStream.makeStream(of: URL.self, bufferingPolicy: .bufferingOldest(1))
         let delivered = Atomic(false)
-        let port = Mutex(0)
+        let port = Atomic(0)
+        let expectedState = ExpectedState()
         let deliver: @Sendable (String) -> Bool = { target in
-            guard delivered.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged,
-                  let url = URL(string: "http://127.0.0.1:\(port.withLock { $0 })\(target)") else { return false }
+            guard let url = URL(string: "http://127.0.0.1:\(port.load(ordering: .relaxed))\(target)") else { return false }
+            if let state = expectedState.value.withLock({ $0 }), AuthorizationResponse(redirect: url).state != state { return false }
+            guard delivered.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return false }
             continuation.yield(url)
             continuation.finish()
             return true
@@ -59,9 +71,12 @@ public final class LoopbackRedirectListener: Sendable {
             throw AuthError.transport("could not listen on 127.0.0.1 for the sign-in's redirect: \(error)", underlying: error)
         }
         let bound = channel.localAddress?.port ?? 0
-        port.withLock { $0 = bound }
-        let uri = URL(string: "http://127.0.0.1:\(bound)\(path.hasPrefix("/") ? path : "/" + path)")!
-        return LoopbackRedirectListener(redirectURI: uri, channel: channel, redirects: redirects)
+        port.store(bound, ordering: .relaxed)
+        guard let uri = URL(string: "http://127.0.0.1:\(bound)\(path)") else {
+            try? await channel.close()
+            throw AuthError.invalidRequest("the redirect path \(path) does not make a URL")
+        }
+        return LoopbackRedirectListener(redirectURI: uri, channel: channel, redirects: redirects, expectedState: expectedState)
     }
 
     /// Waits for the redirect, then stops listening.
@@ -101,7 +116,13 @@ public final class LoopbackRedirectListener: Sendable {
         """
 }
 
-/// Answers the one redirect to `path` with the page, anything else with 404.
+/// The `state` a listener waits for, shared with its handler.
+private final class ExpectedState: Sendable {
+    let value = Mutex<String?>(nil)
+}
+
+/// Answers the one redirect to `path` with the page, a request to the path that is not it with
+/// 400, anything else with 404.
 private final class RedirectHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -119,14 +140,15 @@ private final class RedirectHandler: ChannelInboundHandler, RemovableChannelHand
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .head(let head) = unwrapInboundIn(data) else { return }
         let requestPath = head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? head.uri
-        let isRedirect = head.method == .GET && requestPath == path && deliver(head.uri)
-        let body = isRedirect ? page : "not found"
+        let onPath = head.method == .GET && requestPath == path
+        let isRedirect = onPath && deliver(head.uri)
+        let body = isRedirect ? page : onPath ? "not the redirect of this sign-in" : "not found"
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: isRedirect ? "text/html; charset=utf-8" : "text/plain")
         headers.add(name: "Content-Length", value: String(body.utf8.count))
         headers.add(name: "Connection", value: "close")
         headers.add(name: "Cache-Control", value: "no-store")
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: isRedirect ? .ok : .notFound, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: isRedirect ? .ok : onPath ? .badRequest : .notFound, headers: headers))), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: body)))), promise: nil)
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }

@@ -26,6 +26,7 @@ extension OAuth2Client {
         let listener = try await LoopbackRedirectListener.start()
         do {
             let pending = try await startAuthorization(redirectURI: listener.redirectURI, scopes: scopes, parameters: parameters)
+            listener.expect(state: pending.state)
             try await open(pending.url)
             return try await completeAuthorization(pending, redirect: listener.waitForRedirect(timeout: timeout))
         } catch {

@@ -60,8 +60,10 @@ public struct AuthorizationServerMetadata: Sendable, Equatable, Codable {
     /// Metadata configured by hand.
     public init(
         issuer: URL, authorizationEndpoint: URL? = nil, tokenEndpoint: URL, revocationEndpoint: URL? = nil,
-        introspectionEndpoint: URL? = nil, deviceAuthorizationEndpoint: URL? = nil, jwksURI: URL? = nil
+        introspectionEndpoint: URL? = nil, deviceAuthorizationEndpoint: URL? = nil, jwksURI: URL? = nil,
+        authorizationResponseIssParameterSupported: Bool? = nil
     ) {
+        self.authorizationResponseIssParameterSupported = authorizationResponseIssParameterSupported
         self.issuer = issuer
         self.authorizationEndpoint = authorizationEndpoint
         self.tokenEndpoint = tokenEndpoint

@@ -59,6 +59,7 @@ public final class OAuth2Provider: Sendable {
     ///   names another issuer.
     public func metadata() async throws -> AuthorizationServerMetadata {
         guard case .discovered(let issuer, let discovery, let transport) = source else {
+            if case .configured(let metadata) = source { try Self.checkSchemes(metadata) }
             if case .configured(let metadata) = source { return metadata }
             preconditionFailure("unreachable")
         }
@@ -105,7 +106,25 @@ public final class OAuth2Provider: Sendable {
         guard sameIssuer(metadata.issuer, issuer) else {
             throw AuthError(code: .misconfigured, message: "the metadata at \(url.path) names the issuer \(metadata.issuer.absoluteString), not \(issuer.absoluteString) (RFC 8414 §3.3): it is not this provider's")
         }
+        try checkSchemes(metadata)
         return metadata
+    }
+
+    /// Refuses metadata whose issuer or endpoints are plain http on a host other than loopback:
+    /// client secrets, verifiers, refresh tokens and the signing keys would cross the network in
+    /// clear (RFC 6749 §3.1, §3.2; RFC 8414 §2).
+    static func checkSchemes(_ metadata: AuthorizationServerMetadata) throws {
+        let named: [(String, URL?)] = [
+            ("issuer", metadata.issuer), ("authorization_endpoint", metadata.authorizationEndpoint), ("token_endpoint", metadata.tokenEndpoint),
+            ("revocation_endpoint", metadata.revocationEndpoint), ("introspection_endpoint", metadata.introspectionEndpoint),
+            ("device_authorization_endpoint", metadata.deviceAuthorizationEndpoint), ("jwks_uri", metadata.jwksURI), ("userinfo_endpoint", metadata.userinfoEndpoint),
+        ]
+        for case let (name, url?) in named {
+            let scheme = url.scheme?.lowercased()
+            guard scheme == "https" || (scheme == "http" && Origin.isLoopback(host: url.host?.lowercased() ?? "")) else {
+                throw AuthError(code: .misconfigured, message: "the provider's \(name) is \(url.scheme ?? "no")-scheme \(url.host ?? ""): only https (or http on a loopback host) is used")
+            }
+        }
     }
 
     /// Whether two issuer identifiers are the same, a trailing `/` aside.

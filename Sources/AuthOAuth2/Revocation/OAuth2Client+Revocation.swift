@@ -18,11 +18,12 @@ extension OAuth2Client {
     }
 
     /// Signs an account out everywhere it can: revokes its refresh token, then its access token,
-    /// at the provider (RFC 7009), then removes the local credential.
+    /// at the provider (RFC 7009), then removes the local credential and the account's DPoP key.
     ///
-    /// The revocation is best effort: when it fails (provider unreachable, no revocation
-    /// endpoint, an error answer), ``AuthEvent/revocationFailed(_:reason:)`` reports it and the
-    /// local credential is removed all the same, so a sign-out always signs out.
+    /// The revocation is best effort: each token is revoked on its own, and when one fails
+    /// (provider unreachable, no revocation endpoint, an error answer), or the stored tokens
+    /// cannot be read, ``AuthEvent/revocationFailed(_:reason:)`` reports it and the local
+    /// credential is removed all the same, so a sign-out always signs out.
     ///
     /// ```swift
     /// try await app.signOut(aliceClient)
@@ -30,15 +31,21 @@ extension OAuth2Client {
     /// - Throws: What removing the local credential throws (`.storage`).
     public func signOut<S: AuthStrategy>(_ account: AccountClient<S>) async throws where S.Value == BearerTokenSet {
         let session = account.session
-        if let tokens = try? await session.vault.load(BearerTokenSet.self, for: account.account) {
-            do {
-                if let refresh = tokens.refreshToken { try await revoke(refresh, hint: "refresh_token") }
-                try await revoke(tokens.accessToken, hint: "access_token")
-            } catch {
-                let reason = (error as? AuthError)?.message ?? String(describing: type(of: error))
-                session.events.emit(.revocationFailed(account.account, reason: reason))
+        func report(_ error: any Error, _ what: String) {
+            let reason = (error as? AuthError)?.message ?? String(describing: type(of: error))
+            session.events.emit(.revocationFailed(account.account, reason: "\(what): \(reason)"))
+        }
+        do {
+            if let tokens = try await session.vault.load(BearerTokenSet.self, for: account.account) {
+                let pairs = [(tokens.refreshToken, "refresh_token"), (tokens.accessToken as Secret?, "access_token")]
+                for case let (token?, hint) in pairs {
+                    do { try await revoke(token, hint: hint) } catch { report(error, hint) }
+                }
             }
+        } catch {
+            report(error, "reading the stored tokens")
         }
         try await account.signOut()
+        try await session.vault.delete(for: account.account, item: DPoPKey.item)
     }
 }
