@@ -136,4 +136,51 @@ import Testing
             await #expect { try await app.completeAuthorization(denied, redirect: deniedRedirect) } throws: { (($0 as? AuthError)?.underlying as? OAuth2Error)?.code == "access_denied" }
         }
     }
+
+    @Test func dpopBoundServiceTokensProofsNoncesAndAReplayedProof() async throws {
+        try await Harness.run { h in
+            let client = OAuth2Client(provider: OAuth2Provider(issuer: h.base, transport: h.transport), clientID: OAuth2TestClients.serviceClientID, authentication: .clientSecretBasic(secret: Secret(OAuth2TestClients.serviceSecret)), transport: h.transport)
+            let keyring = DPoPKeyring()
+            let container = h.container()
+            container.useDPoP(keyring)
+            let strategy = ClientCredentialsStrategy(client: client, scopes: ["read"], allowedHosts: h.hosts, dpop: keyring)
+            let service = container.makeClient(for: strategy.account(), strategy: strategy)
+            let answers = try await concurrently(20) { _ in try await service.json(ProviderMe.self, .get, h.url("oauth2/me")).sub }
+            #expect(answers.allSatisfy { $0 == OAuth2TestClients.serviceClientID })
+            // One challenge at the token endpoint, then the nonce is known for the origin.
+            #expect(h.server.counters.count("oauth2.dpop.nonceChallenges") == 1)
+            #expect(h.server.counters.count("oauth2.grant.client_credentials") == 1)
+
+            let tokens = try #require(try await container[CredentialVaultKey.self].load(BearerTokenSet.self, for: service.account))
+            #expect(tokens.tokenType == "DPoP")
+            let dpop = try await keyring.dpop(for: service.account, vault: container[CredentialVaultKey.self])
+            let me = h.url("oauth2/me")
+            let proof = try await dpop.proof(method: "GET", url: me, accessToken: tokens.accessToken.reveal)
+            let request = try AuthRequest(method: .get, url: me, headerFields: [.authorization: "DPoP \(tokens.accessToken.reveal)", DPoP.field: proof])
+            #expect(try await h.transport.send(request).status.code == 200)
+            #expect(try await h.transport.send(request).status.code == 401)
+            #expect(h.server.oauth2.replayedProofs == 1)
+            // Sent as a bearer token, it is refused.
+            #expect(try await h.transport.send(AuthRequest(method: .get, url: me, headerFields: [.authorization: "Bearer \(tokens.accessToken.reveal)"])).status.code == 401)
+
+            // A new nonce: challenged once more, answered.
+            h.server.oauth2.rotateDPoPNonce()
+            #expect(try await service.json(ProviderMe.self, .get, me).sub == OAuth2TestClients.serviceClientID)
+            #expect(h.server.counters.count("oauth2.dpop.nonceChallenges") == 2)
+        }
+    }
+
+    @Test func aResourceServerIntrospectsAToken() async throws {
+        try await Harness.run { h in
+            let provider = OAuth2Provider(issuer: h.base, transport: h.transport)
+            let app = OAuth2Client(provider: provider, clientID: OAuth2TestClients.publicClientID, transport: h.transport)
+            let browser = LoopbackSignInTests.Browser(transport: h.transport)
+            let tokens = try await app.signInWithBrowser(scopes: ["read"]) { browser.open($0) }
+            let resourceServer = OAuth2Client(provider: provider, clientID: OAuth2TestClients.serviceClientID, authentication: .clientSecretPost(secret: Secret(OAuth2TestClients.serviceSecret)), transport: h.transport)
+            let info = try await resourceServer.introspect(tokens.accessToken)
+            #expect(info.active && info.subject == "alice" && info.clientID == OAuth2TestClients.publicClientID && info.scope == "read")
+            try await app.revoke(tokens.accessToken, hint: "access_token")
+            #expect(try await resourceServer.introspect(tokens.accessToken).active == false)
+        }
+    }
 }

@@ -41,17 +41,32 @@ extension OAuth2ProviderRoutes {
         guard let client else { return ServerResponse.error(.unauthorized, "invalid_client") }
         let now = environment.clock.now()
         let grantType = form["grant_type"] ?? ""
+        // DPoP (RFC 9449 §5): a proof binds the token to its key; without the nonce, a challenge.
+        var jkt: String?
+        if request.headers[HTTPField.Name("DPoP")!] != nil {
+            switch await provider.checkProof(request, method: "POST", url: "\(Self.issuer(request))/oauth2/token", accessToken: nil, now: now) {
+            case .valid(let thumbprint): jkt = thumbprint
+            case .needsNonce:
+                environment.counters.record(.custom("oauth2.dpop.nonceChallenges"))
+                return ServerResponse.error(.badRequest, "use_dpop_nonce", headers: [HTTPField.Name("DPoP-Nonce")!: provider.dpopNonce])
+            case .invalid(let reason):
+                return ServerResponse.error(.badRequest, "invalid_dpop_proof", description: reason)
+            }
+        }
+        let issue = { (client: String, subject: String, scope: String, refresh: Bool) in
+            self.issue(client: client, subject: subject, scope: scope, refresh: refresh, grantType: grantType, now: now, environment: environment, jkt: jkt)
+        }
         switch (grantType, client) {
         case ("client_credentials", OAuth2TestClients.serviceClientID):
             guard let scope = Self.scope(form["scope"], client: client) else { return ServerResponse.error(.badRequest, "invalid_scope") }
-            return issue(client: client, subject: client, scope: scope, refresh: false, grantType: grantType, now: now, environment: environment)
+            return ServerResponse.json(.ok, issue(client, client, scope, false))
         case ("authorization_code", OAuth2TestClients.publicClientID):
             let code = provider.storage.withLock { $0.codes.removeValue(forKey: form["code"] ?? "") }
             guard let code, code.expires > now, code.redirectURI == form["redirect_uri"],
                   let verifier = form["code_verifier"], Base64URL.encode(Data(SHA256.hash(data: Data(verifier.utf8)))) == code.challenge else {
                 return ServerResponse.error(.badRequest, "invalid_grant", description: "the code is unknown, spent, expired, or its PKCE verifier does not match")
             }
-            var response = issue(client: client, subject: code.user, scope: code.scope, refresh: true, grantType: grantType, now: now, environment: environment, build: false)
+            var response = issue(client, code.user, code.scope, true)
             if code.scope.split(separator: " ").contains("openid") {
                 response["id_token"] = .string(try await provider.idToken(issuer: Self.issuer(request), subject: code.user, audience: client, nonce: code.nonce, now: now))
             }
@@ -63,9 +78,9 @@ extension OAuth2ProviderRoutes {
                 return grant
             }
             guard let old else { return ServerResponse.error(.badRequest, "invalid_grant") }
-            return issue(client: client, subject: old.subject, scope: old.scope, refresh: true, grantType: grantType, now: now, environment: environment)
+            return ServerResponse.json(.ok, issue(client, old.subject, old.scope, true))
         case (Self.deviceGrant, OAuth2TestClients.publicClientID):
-            return pollDevice(form["device_code"] ?? "", client: client, now: now, environment: environment)
+            return pollDevice(form["device_code"] ?? "", client: client, now: now, environment: environment, jkt: jkt)
         default:
             return ServerResponse.error(.badRequest, "unauthorized_client", description: "this client may not use \(grantType)")
         }
@@ -84,7 +99,7 @@ extension OAuth2ProviderRoutes {
         return ServerResponse.json(.ok, DeviceAnswer(device_code: deviceCode, user_code: userCode, verification_uri: verification, verification_uri_complete: "\(verification)?user_code=\(userCode)", expires_in: 300, interval: provider.deviceInterval))
     }
 
-    private func pollDevice(_ deviceCode: String, client: String, now: Date, environment: RouteEnvironment) -> Response {
+    private func pollDevice(_ deviceCode: String, client: String, now: Date, environment: RouteEnvironment, jkt: String?) -> Response {
         environment.counters.record(.custom("oauth2.device.polls"))
         let interval = TimeInterval(provider.deviceInterval)
         let outcome = provider.storage.withLock { storage -> Result<OAuth2ProviderState.Device, OAuth2Refusal> in
@@ -103,28 +118,24 @@ extension OAuth2ProviderRoutes {
         }
         switch outcome {
         case .success(let device):
-            return issue(client: client, subject: "alice", scope: device.scope, refresh: true, grantType: Self.deviceGrant, now: now, environment: environment)
+            return ServerResponse.json(.ok, issue(client: client, subject: "alice", scope: device.scope, refresh: true, grantType: Self.deviceGrant, now: now, environment: environment, jkt: jkt))
         case .failure(let refusal):
             if refusal.code == "slow_down" { environment.counters.record(.custom("oauth2.device.slowDown")) }
             return ServerResponse.error(.badRequest, refusal.code)
         }
     }
 
-    private func issue(client: String, subject: String, scope: String, refresh: Bool, grantType: String, now: Date, environment: RouteEnvironment) -> Response {
-        ServerResponse.json(.ok, issue(client: client, subject: subject, scope: scope, refresh: refresh, grantType: grantType, now: now, environment: environment, build: false))
-    }
-
-    private func issue(client: String, subject: String, scope: String, refresh: Bool, grantType: String, now: Date, environment: RouteEnvironment, build: Bool) -> [String: AnyCodable] {
+    private func issue(client: String, subject: String, scope: String, refresh: Bool, grantType: String, now: Date, environment: RouteEnvironment, jkt: String?) -> [String: AnyCodable] {
         let lifetime = environment.configuration.lifetimes.access
         let access = ServerState.randomToken()
         let refreshToken = refresh ? ServerState.randomToken() : nil
-        let grant = OAuth2ProviderState.Grant(clientID: client, subject: subject, scope: scope, expires: now.addingTimeInterval(TimeInterval(lifetime)))
+        let grant = OAuth2ProviderState.Grant(clientID: client, subject: subject, scope: scope, expires: now.addingTimeInterval(TimeInterval(lifetime)), jkt: jkt, issued: now)
         provider.storage.withLock { storage in
             storage.access[access] = grant
             if let refreshToken { storage.refresh[refreshToken] = grant }
         }
         environment.counters.record(.custom("oauth2.grant.\(grantType == Self.deviceGrant ? "device_code" : grantType)"))
-        var response: [String: AnyCodable] = ["access_token": .string(access), "token_type": .string("Bearer"), "expires_in": .int(Int(lifetime)), "scope": .string(scope)]
+        var response: [String: AnyCodable] = ["access_token": .string(access), "token_type": .string(jkt == nil ? "Bearer" : "DPoP"), "expires_in": .int(Int(lifetime)), "scope": .string(scope)]
         if let refreshToken { response["refresh_token"] = .string(refreshToken) }
         return response
     }

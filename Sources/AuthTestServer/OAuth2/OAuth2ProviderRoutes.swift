@@ -17,11 +17,16 @@ import Hummingbird
 ///   `access_denied`, `expired_token`);
 /// - `POST /oauth2/device_authorization`; the user answers with
 ///   ``OAuth2ProviderState/decideDevice(userCode:approve:)`` or `POST /oauth2/device/decide`;
-/// - `POST /oauth2/revoke` (RFC 7009), `GET /oauth2/jwks`, and `GET /oauth2/me`, a resource
-///   that names the token's subject, client and scope.
+/// - `POST /oauth2/revoke` (RFC 7009), `POST /oauth2/introspect` (RFC 7662, for the service
+///   client), `GET /oauth2/jwks`, and `GET /oauth2/me`, a resource that names the token's
+///   subject, client and scope;
+/// - DPoP (RFC 9449) at the token endpoint and `/oauth2/me`: a token asked for with a proof is
+///   bound to its key (`token_type: DPoP`); proofs must carry the provider's nonce
+///   (``OAuth2ProviderState/rotateDPoPNonce()``), and a replayed one is refused.
 ///
-/// Counted: `oauth2.grant.<grant_type>`, `oauth2.revoked`, `oauth2.device.polls`,
-/// `oauth2.device.slowDown`, `oauth2.rejected`.
+/// Counted: `oauth2.grant.<grant_type>`, `oauth2.revoked`, `oauth2.introspections`,
+/// `oauth2.device.polls`, `oauth2.device.slowDown`, `oauth2.dpop.nonceChallenges`,
+/// `oauth2.dpop.rejected`, `oauth2.rejected`.
 struct OAuth2ProviderRoutes: RouteGroup {
     let provider: OAuth2ProviderState
 
@@ -54,15 +59,47 @@ struct OAuth2ProviderRoutes: RouteGroup {
             environment.counters.record(.custom("oauth2.revoked"))
             return ServerResponse.json(.ok, [String: String]())
         }
-        router.get("/oauth2/me") { request, _ in
+        router.get("/oauth2/me") { request, _ in try await me(request, environment: environment) }
+        router.post("/oauth2/introspect") { request, _ in
+            let form = try await Self.form(request)
+            guard Self.client(request, form: form) == OAuth2TestClients.serviceClientID else { return ServerResponse.error(.unauthorized, "invalid_client") }
             let now = environment.clock.now()
-            let token = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil } ?? ""
-            guard let grant = provider.storage.withLock({ $0.access[token] }), !grant.revoked, grant.expires > now else {
-                environment.counters.record(.custom("oauth2.rejected"))
-                return ServerResponse.error(.unauthorized, "invalid_token", headers: [.wwwAuthenticate: #"Bearer error="invalid_token""#])
-            }
-            return ServerResponse.json(.ok, ["sub": grant.subject, "client_id": grant.clientID, "scope": grant.scope])
+            let token = form["token"] ?? ""
+            let grant = provider.storage.withLock { $0.access[token] ?? $0.refresh[token] }
+            environment.counters.record(.custom("oauth2.introspections"))
+            guard let grant, !grant.revoked, grant.expires > now else { return ServerResponse.json(.ok, ["active": AnyCodable.bool(false)]) }
+            return ServerResponse.json(.ok, [
+                "active": AnyCodable.bool(true), "scope": .string(grant.scope), "client_id": .string(grant.clientID), "sub": .string(grant.subject),
+                "token_type": .string(grant.jkt == nil ? "Bearer" : "DPoP"), "exp": .int(Int(grant.expires.timeIntervalSince1970)), "iat": .int(Int(grant.issued.timeIntervalSince1970)),
+                "iss": .string(Self.issuer(request)),
+            ])
         }
+    }
+
+    /// `GET /oauth2/me`: a bearer token, or a DPoP-bound one with a proof of its key.
+    func me(_ request: Request, environment: RouteEnvironment) async throws -> Response {
+        let now = environment.clock.now()
+        let (scheme, token) = request.headers[.authorization].map { value -> (String, String) in
+            let parts = value.split(separator: " ", maxSplits: 1)
+            return (parts.first.map(String.init) ?? "", parts.count == 2 ? String(parts[1]) : "")
+        } ?? ("", "")
+        guard let grant = provider.storage.withLock({ $0.access[token] }), !grant.revoked, grant.expires > now,
+              scheme == (grant.jkt == nil ? "Bearer" : "DPoP") else {
+            environment.counters.record(.custom("oauth2.rejected"))
+            return ServerResponse.error(.unauthorized, "invalid_token", headers: [.wwwAuthenticate: #"Bearer error="invalid_token""#])
+        }
+        if let bound = grant.jkt {
+            switch await provider.checkProof(request, method: "GET", url: "\(Self.issuer(request))/oauth2/me", accessToken: token, now: now) {
+            case .valid(let thumbprint) where thumbprint == bound: break
+            case .needsNonce:
+                environment.counters.record(.custom("oauth2.dpop.nonceChallenges"))
+                return ServerResponse.error(.unauthorized, "use_dpop_nonce", headers: [.wwwAuthenticate: #"DPoP error="use_dpop_nonce""#, HTTPField.Name("DPoP-Nonce")!: provider.dpopNonce])
+            default:
+                environment.counters.record(.custom("oauth2.dpop.rejected"))
+                return ServerResponse.error(.unauthorized, "invalid_dpop_proof", headers: [.wwwAuthenticate: #"DPoP error="invalid_dpop_proof""#])
+            }
+        }
+        return ServerResponse.json(.ok, ["sub": grant.subject, "client_id": grant.clientID, "scope": grant.scope])
     }
 
     static func issuer(_ request: Request) -> String {
@@ -74,6 +111,7 @@ struct OAuth2ProviderRoutes: RouteGroup {
             "issuer": .string(issuer), "authorization_endpoint": .string("\(issuer)/oauth2/authorize"),
             "token_endpoint": .string("\(issuer)/oauth2/token"), "revocation_endpoint": .string("\(issuer)/oauth2/revoke"),
             "device_authorization_endpoint": .string("\(issuer)/oauth2/device_authorization"), "jwks_uri": .string("\(issuer)/oauth2/jwks"),
+            "introspection_endpoint": .string("\(issuer)/oauth2/introspect"), "dpop_signing_alg_values_supported": .strings(["ES256"]),
             "grant_types_supported": .strings(["authorization_code", "refresh_token", "client_credentials", Self.deviceGrant]),
             "token_endpoint_auth_methods_supported": .strings(["none", "client_secret_basic", "client_secret_post"]),
             "code_challenge_methods_supported": .strings(["S256"]), "authorization_response_iss_parameter_supported": .bool(true),

@@ -16,6 +16,9 @@ public final class OAuth2ProviderState: Sendable {
         let clientID, subject, scope: String
         var expires: Date
         var revoked = false
+        /// The thumbprint of the key a DPoP-bound token is bound to.
+        var jkt: String? = nil
+        var issued = Date()
     }
 
     struct Device {
@@ -34,6 +37,7 @@ public final class OAuth2ProviderState: Sendable {
     }
 
     let storage = Mutex(Storage())
+    let dpopState = Mutex(DPoPState())
     /// The current signing key and the one before it (both published while a rotation settles).
     let keys = Mutex<[(kid: String, key: P256.Signing.PrivateKey)]>([("authkit-test-1", P256.Signing.PrivateKey())])
     /// Seconds between device polls that the provider asks for.
