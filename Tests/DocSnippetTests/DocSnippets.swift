@@ -8,6 +8,7 @@ import AuthHTTPClient
 import AuthMFA
 import AuthMigration
 import AuthOAuth2
+import AuthPostgresStore
 import AuthSQLiteStore
 import AuthSigning
 import AuthTestServer
@@ -19,6 +20,7 @@ import HTTPTypes
 import Hummingbird
 import JWTKit
 import Logging
+import PostgresNIO
 import Testing
 
 @MainActor enum DocSnippets {
@@ -621,6 +623,17 @@ import Testing
     /// Sources/AuthOAuth2/Revocation/OAuth2Client+Revocation.swift:28
     static func AuthOAuth2_Revocation_OAuth2Client_Revocation_28() async throws {
         try await app.signOut(aliceClient)
+    }
+
+    /// Sources/AuthPostgresStore/Container/AuthContainer+PostgresStore.swift:9
+    static func AuthPostgresStore_Container_AuthContainer_PostgresStore_9() async throws {
+        try await container.usePostgresStore(.init(host: "db.internal", username: "authkit", password: password, database: "auth", tls: .disable))
+    }
+
+    /// Sources/AuthPostgresStore/Store/PostgresCredentialStore.swift:15
+    static func AuthPostgresStore_Store_PostgresCredentialStore_15() async throws {
+        let store = try await PostgresCredentialStore.open(configuration: .init(host: "db.internal", username: "authkit", password: password, database: "auth", tls: .disable))
+        container.override(CredentialStoreKey.self, with: store)
     }
 
     /// Sources/AuthSQLiteStore/Container/AuthContainer+SQLiteStore.swift:6
