@@ -173,8 +173,9 @@ let package = Package(
         .executableTarget(
             name: "AuthDemo",
             dependencies: [
-                "AuthCore", "AuthHTTPClient", "AuthSQLiteStore", "AuthFileStore", "AuthCookie", "AuthMFA", "AuthSigning", "AuthMigration", "AuthCache", "AuthOAuth2", "AuthTestServer",
+                "AuthCore", "AuthHTTPClient", "AuthSQLiteStore", "AuthFileStore", "AuthCookie", "AuthMFA", "AuthSigning", "AuthMigration", "AuthCache", "AuthOAuth2", "AuthPostgresStore", "AuthTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: swiftSettings

@@ -1,6 +1,5 @@
 import ArgumentParser
 import AuthCore
-import AuthSQLiteStore
 
 /// `auth-demo accounts`: lists the accounts in the store.
 struct AccountsCommand: AsyncParsableCommand {
@@ -9,13 +8,14 @@ struct AccountsCommand: AsyncParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
-        let store = try await SQLiteCredentialStore.open(at: common.store)
-        for account in try await store.accounts(in: common.namespace) {
-            let key = AccountKey(namespace: common.namespace, account: account)
-            let items = try await store.items(of: key)
-            let credential = try? await CredentialVault(store: store).load(BearerTokenSet.self, for: key)
-            print("\(account): items \(items)\(credential.map { "; \($0)" } ?? "")")
+        try await common.withContainer { container, _ in
+            let store = container[CredentialStoreKey.self]
+            for account in try await store.accounts(in: common.namespace) {
+                let key = AccountKey(namespace: common.namespace, account: account)
+                let items = try await store.items(of: key)
+                let credential = try? await container[CredentialVaultKey.self].load(BearerTokenSet.self, for: key)
+                print("\(account): items \(items)\(credential.map { "; \($0)" } ?? "")")
+            }
         }
-        try await store.close()
     }
 }

@@ -1,16 +1,18 @@
 import ArgumentParser
 import AuthCore
 import AuthHTTPClient
+import AuthPostgresStore
 import AuthSQLiteStore
 import Foundation
 import HTTPTypes
+import PostgresNIO
 
 /// Where the subcommands keep credentials and which server they talk to.
 struct CommonOptions: ParsableArguments {
     @Option(help: "The server's base URL.")
     var server: String = "http://127.0.0.1:8080"
 
-    @Option(help: "The SQLite credential store.")
+    @Option(help: "The credential store: a SQLite file, or a postgres://user[:password]@host[:port]/database URL for one store shared by several machines.")
     var store: String = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".auth-demo/credentials.sqlite").path
 
     @Option(help: "The namespace accounts are kept under.")
@@ -23,12 +25,36 @@ struct CommonOptions: ParsableArguments {
         }
     }
 
-    /// Runs `body` with a container on the SQLite store and an HTTP transport.
+    /// The PostgreSQL connection `--store` names, when it is a `postgres://` URL.
+    var postgresConfiguration: PostgresClient.Configuration? {
+        get throws {
+            guard let url = URL(string: store), let scheme = url.scheme, ["postgres", "postgresql"].contains(scheme) else { return nil }
+            guard let host = url.host, let user = url.user else { throw ValidationError("--store: a PostgreSQL URL names a user and a host (postgres://user@host/database)") }
+            let database = url.path.isEmpty || url.path == "/" ? nil : String(url.path.dropFirst())
+            return PostgresClient.Configuration(host: host, port: url.port ?? 5432, username: user, password: url.password, database: database, tls: .disable)
+        }
+    }
+
+    /// Runs `body` with a container on the store `--store` names and an HTTP transport.
     func withContainer<T>(_ body: (AuthContainer, HTTPClientTransport) async throws -> T) async throws -> T {
-        try FileManager.default.createDirectory(at: URL(fileURLWithPath: store).deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let postgres = try postgresConfiguration
+        if postgres == nil {
+            try FileManager.default.createDirectory(at: URL(fileURLWithPath: store).deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
         return try await HTTPClientTransport.withTransport { transport in
             let container = AuthContainer()
             container.useHTTPClient(transport)
+            if let postgres {
+                let store = try await container.usePostgresStore(postgres)
+                do {
+                    let result = try await body(container, transport)
+                    await store.close()
+                    return result
+                } catch {
+                    await store.close()
+                    throw error
+                }
+            }
             try await container.useSQLiteStore(at: store)
             return try await body(container, transport)
         }
