@@ -17,7 +17,9 @@ func say(_ line: String, to handle: FileHandle = .standardOutput) {
 }
 
 func increment(database: String, account: String, times: Int, holdMilliseconds: Int) async throws {
-    let store = try await SQLiteCredentialStore.open(at: database)
+    // A long busy timeout: with it, concurrent first opens were refused at once (issue found
+    // under CI load); the store now retries them until the timeout.
+    let store = try await SQLiteCredentialStore.open(at: database, options: SQLiteStoreOptions(busyTimeout: .seconds(30)))
     let owner = AccountKey(namespace: "multi", account: account)
     let key = owner.item("counter")
     for _ in 0..<times {

@@ -16,7 +16,7 @@ import Testing
             let helpers = try (0..<2).map { _ in
                 try HelperProcess(named: "sqlite-store-helper", override: "AUTHKIT_SQLITE_HELPER", arguments: ["increment", path, "alice", String(perProcess), "2"])
             }
-            let store = try await SQLiteCredentialStore.open(at: path)
+            let store = try await SQLiteCredentialStore.open(at: path, options: SQLiteStoreOptions(busyTimeout: .seconds(30)))
             // This process takes part too, through the same lease.
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<2 {

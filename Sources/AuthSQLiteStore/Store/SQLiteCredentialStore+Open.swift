@@ -31,16 +31,28 @@ extension SQLiteCredentialStore {
     ///   policy refuses (naming the path at fault, with the `StoreDirectoryPolicy.Refusal` as
     ///   `underlying`); `.io` otherwise.
     public static func open(at path: String, options: SQLiteStoreOptions = SQLiteStoreOptions()) async throws -> SQLiteCredentialStore {
-        let (pool, reader) = try await BlockingWork.run {
-            let (pool, file) = try openPool(at: path, options: options)
+        // Processes that create or migrate the file at once can be refused without the busy
+        // handler being asked (SQLite returns SQLITE_BUSY at once where waiting could deadlock,
+        // as when switching a new file to WAL): such an open is tried again until the busy
+        // timeout has passed, not given up at the first refusal.
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: options.busyTimeout)
+        while true {
             do {
-                return (pool, try RecordReader(path: file, busyTimeout: options.busyTimeout))
-            } catch {
-                try? pool.close()
-                throw SQLiteErrors.translate(error, operation: "opening the store", path: path)
+                let (pool, reader) = try await BlockingWork.run {
+                    let (pool, file) = try openPool(at: path, options: options)
+                    do {
+                        return (pool, try RecordReader(path: file, busyTimeout: options.busyTimeout))
+                    } catch {
+                        try? pool.close()
+                        throw SQLiteErrors.translate(error, operation: "opening the store", path: path)
+                    }
+                }
+                return SQLiteCredentialStore(path: path, options: options, pool: pool, reader: reader)
+            } catch let error as CredentialStoreError where error.code == .unavailable && clock.now < deadline {
+                try await Task.sleep(for: .milliseconds(Int.random(in: 10...40)))
             }
         }
-        return SQLiteCredentialStore(path: path, options: options, pool: pool, reader: reader)
     }
 
     /// Checkpoints the WAL into the database file (when no other process is reading it) and
