@@ -82,7 +82,7 @@ extension OAuth2Client {
     static func idTokenHeader(_ token: String) throws -> (alg: String?, kid: String?) {
         struct Header: Decodable { let alg: String?; let kid: String? }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let data = Data(base64URL: parts[0]), let header = try? JSONDecoder().decode(Header.self, from: data) else {
+        guard parts.count == 3, let data = AuthCore.JWT.base64URLDecode(parts[0]), let header = try? JSONDecoder().decode(Header.self, from: data) else {
             throw idTokenFailure("is not a compact JWS (three base64url parts with a JSON header)")
         }
         return (header.alg, header.kid)
@@ -90,14 +90,5 @@ extension OAuth2Client {
 
     static func idTokenFailure(_ what: String) -> AuthError {
         AuthError(code: .authorizationFailed, message: "the ID token \(what)")
-    }
-}
-
-extension Data {
-    /// Decodes unpadded base64url.
-    init?(base64URL text: Substring) {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        self.init(base64Encoded: base64)
     }
 }

@@ -74,21 +74,13 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
             let rows = try await client.query(
                 "SELECT format_version, kind, payload, updated_at, expires_at FROM authkit_credentials WHERE namespace = \(Self.bytes(key.namespace)) AND account = \(Self.bytes(key.account)) AND item = \(Self.bytes(key.item))",
                 logger: logger)
-            for try await (version, kind, payload, updated, expires) in rows.decode((Int, String, Data, Double, Double?).self) {
-                return Envelope(formatVersion: version, kind: kind, payload: payload, updatedAt: Date(timeIntervalSince1970: updated), expiresAt: expires.map(Date.init(timeIntervalSince1970:)))
-            }
-            return nil
+            return try await Self.envelope(in: rows)
         }
     }
 
     public func put(_ envelope: Envelope, for key: CredentialKey) async throws {
         try await timed("writing \(key)") { [self] in
-            try await client.query("""
-                INSERT INTO authkit_credentials (namespace, account, item, format_version, kind, payload, updated_at, expires_at)
-                VALUES (\(Self.bytes(key.namespace)), \(Self.bytes(key.account)), \(Self.bytes(key.item)), \(envelope.formatVersion), \(envelope.kind), \(envelope.payload), \(envelope.updatedAt.timeIntervalSince1970), \(envelope.expiresAt?.timeIntervalSince1970))
-                ON CONFLICT (namespace, account, item) DO UPDATE SET format_version = EXCLUDED.format_version, kind = EXCLUDED.kind,
-                    payload = EXCLUDED.payload, updated_at = EXCLUDED.updated_at, expires_at = EXCLUDED.expires_at
-                """, logger: logger)
+            try await client.query(try Self.upsert(envelope, for: key), logger: logger)
         }
     }
 
@@ -127,21 +119,12 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
     public func replace(_ key: CredentialKey, ifCurrent expected: Envelope?, with envelope: Envelope?) async throws -> Bool {
         try await timed("replacing \(key)") { [self] in
             try await client.withTransaction(logger: logger) { connection in
-                var current: Envelope?
                 let rows = try await connection.query(
                     "SELECT format_version, kind, payload, updated_at, expires_at FROM authkit_credentials WHERE namespace = \(Self.bytes(key.namespace)) AND account = \(Self.bytes(key.account)) AND item = \(Self.bytes(key.item)) FOR UPDATE",
                     logger: logger)
-                for try await (version, kind, payload, updated, expires) in rows.decode((Int, String, Data, Double, Double?).self) {
-                    current = Envelope(formatVersion: version, kind: kind, payload: payload, updatedAt: Date(timeIntervalSince1970: updated), expiresAt: expires.map(Date.init(timeIntervalSince1970:)))
-                }
-                guard current == expected else { return false }
+                guard try await Self.envelope(in: rows) == expected else { return false }
                 if let envelope {
-                    try await connection.query("""
-                        INSERT INTO authkit_credentials (namespace, account, item, format_version, kind, payload, updated_at, expires_at)
-                        VALUES (\(Self.bytes(key.namespace)), \(Self.bytes(key.account)), \(Self.bytes(key.item)), \(envelope.formatVersion), \(envelope.kind), \(envelope.payload), \(envelope.updatedAt.timeIntervalSince1970), \(envelope.expiresAt?.timeIntervalSince1970))
-                        ON CONFLICT (namespace, account, item) DO UPDATE SET format_version = EXCLUDED.format_version, kind = EXCLUDED.kind,
-                            payload = EXCLUDED.payload, updated_at = EXCLUDED.updated_at, expires_at = EXCLUDED.expires_at
-                        """, logger: logger)
+                    try await connection.query(try Self.upsert(envelope, for: key), logger: logger)
                 } else {
                     try await connection.query("DELETE FROM authkit_credentials WHERE namespace = \(Self.bytes(key.namespace)) AND account = \(Self.bytes(key.account)) AND item = \(Self.bytes(key.item))", logger: logger)
                 }
@@ -175,6 +158,25 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
                 return value
             }
         }
+    }
+
+    /// The statement that writes `envelope` at `key`, replacing what is there.
+    static func upsert(_ envelope: Envelope, for key: CredentialKey) throws -> PostgresQuery {
+        try """
+        INSERT INTO authkit_credentials (namespace, account, item, format_version, kind, payload, updated_at, expires_at)
+        VALUES (\(bytes(key.namespace)), \(bytes(key.account)), \(bytes(key.item)), \(envelope.formatVersion), \(envelope.kind), \(envelope.payload), \(envelope.updatedAt.timeIntervalSince1970), \(envelope.expiresAt?.timeIntervalSince1970))
+        ON CONFLICT (namespace, account, item) DO UPDATE SET format_version = EXCLUDED.format_version, kind = EXCLUDED.kind,
+            payload = EXCLUDED.payload, updated_at = EXCLUDED.updated_at, expires_at = EXCLUDED.expires_at
+        """
+    }
+
+    /// The envelope of the first row of `rows` (format_version, kind, payload, updated_at,
+    /// expires_at), nil when there is none.
+    static func envelope(in rows: PostgresRowSequence) async throws -> Envelope? {
+        for try await (version, kind, payload, updated, expires) in rows.decode((Int, String, Data, Double, Double?).self) {
+            return Envelope(formatVersion: version, kind: kind, payload: payload, updatedAt: Date(timeIntervalSince1970: updated), expiresAt: expires.map(Date.init(timeIntervalSince1970:)))
+        }
+        return nil
     }
 
     /// A name as the bytes it is kept as.
