@@ -182,7 +182,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "auth-store-worker",
-            dependencies: ["AuthCore", "AuthHTTPClient", "AuthSQLiteStore", "AuthFileStore", "AuthMFA", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["AuthCore", "AuthHTTPClient", "AuthSQLiteStore", "AuthFileStore", "AuthMFA", "AuthPostgresStore", .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: swiftSettings
         ),
         // Helper processes that the store tests launch to prove cross-process behaviour.
@@ -241,7 +241,7 @@ let package = Package(
         .testTarget(
             name: "AuthPostgresStoreTests",
             dependencies: [
-                "AuthPostgresStore", "AuthCore", "AuthTesting", "AuthTestServer", "AuthHTTPClient",
+                "AuthPostgresStore", "AuthCore", "AuthTesting", "AuthTestServer", "AuthHTTPClient", "auth-store-worker",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
@@ -282,8 +282,9 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "AuthCore", "AuthHTTPClient", "AuthTestServer", "AuthTesting", "AuthSQLiteStore", "AuthFileStore",
-                "AuthCookie", "AuthMFA", "AuthSigning", "AuthCache", "AuthMigration", "AuthOAuth2", "auth-store-worker", "AuthDemo",
+                "AuthCookie", "AuthMFA", "AuthSigning", "AuthCache", "AuthMigration", "AuthOAuth2", "AuthPostgresStore", "auth-store-worker", "AuthDemo",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),

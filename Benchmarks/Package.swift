@@ -36,6 +36,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
     ],
     targets: [
         .target(
@@ -103,6 +104,14 @@ let package = Package(
         benchmarkTarget("TOTP", dependencies: [
             .product(name: "AuthMFA", package: "AuthKit"),
             .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        benchmarkTarget("PostgresStore", dependencies: [
+            .product(name: "AuthCore", package: "AuthKit"),
+            .product(name: "AuthHTTPClient", package: "AuthKit"),
+            .product(name: "AuthPostgresStore", package: "AuthKit"),
+            .product(name: "AuthTestServer", package: "AuthKit"),
+            .product(name: "AuthTesting", package: "AuthKit"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
         benchmarkTarget("OAuth2", dependencies: [
             .product(name: "AuthCore", package: "AuthKit"),

@@ -26,14 +26,20 @@ public final class HelperProcess: @unchecked Sendable {
     /// The lines the helper prints on standard output, as they come.
     public let lines: AsyncStream<String>
     private let exit: AsyncStream<(reason: Process.TerminationReason, status: Int32)>
+    private let input: FileHandle
 
-    /// Starts `executable` with `arguments`.
-    public init(_ executable: URL, arguments: [String]) throws {
+    /// Starts `executable` with `arguments`, and `environment` added to this process's.
+    public init(_ executable: URL, arguments: [String], environment: [String: String] = [:]) throws {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let output = Pipe()
         process.standardOutput = output
+        let input = Pipe()
+        process.standardInput = input
         let (exit, exitContinuation) = AsyncStream<(reason: Process.TerminationReason, status: Int32)>.makeStream()
         process.terminationHandler = { finished in
             exitContinuation.yield((finished.terminationReason, finished.terminationStatus))
@@ -58,12 +64,22 @@ public final class HelperProcess: @unchecked Sendable {
         self.process = process
         self.lines = lines
         self.exit = exit
+        self.input = input.fileHandleForWriting
     }
+
+    /// Writes `line` and a newline to the helper's standard input (ignored once it has exited).
+    public func send(_ line: String) {
+        signal(SIGPIPE, SIG_IGN)  // a helper that has exited: an error, not the end of this process
+        try? input.write(contentsOf: Data((line + "\n").utf8))
+    }
+
+    /// The helper's process identifier.
+    public var processIdentifier: Int32 { process.processIdentifier }
 
     /// Starts the package's executable product `name` (found by ``PackageExecutable``).
     /// - Parameter override: An environment variable that may hold the executable's path.
-    public convenience init(named name: String, override: String? = nil, arguments: [String], file: String = #filePath) throws {
-        try self.init(PackageExecutable.url(named: name, override: override, file: file), arguments: arguments)
+    public convenience init(named name: String, override: String? = nil, arguments: [String], environment: [String: String] = [:], file: String = #filePath) throws {
+        try self.init(PackageExecutable.url(named: name, override: override, file: file), arguments: arguments, environment: environment)
     }
 
     /// Reads lines until one equal to `line`; false when the output ended first.

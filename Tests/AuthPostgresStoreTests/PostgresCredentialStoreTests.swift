@@ -5,104 +5,119 @@ import AuthTestServer
 import AuthTesting
 import Foundation
 import PostgresNIO
+import Synchronization
 import Testing
 
-/// The PostgreSQL store against a real server the tests start (``PostgresTestCluster``).
-@Suite(.serialized, .timeLimit(.minutes(3)))
-struct PostgresCredentialStoreTests {
-    static func configuration(_ cluster: PostgresTestCluster) -> PostgresClient.Configuration {
-        PostgresClient.Configuration(host: "127.0.0.1", port: cluster.port, username: "authkit", password: nil, database: "postgres", tls: .disable)
-    }
-
-    @Test func theConformanceSuitePasses() async throws {
-        try await PostgresTestCluster.withCluster { cluster in
-            var opened: [PostgresCredentialStore] = []
-            let passed = try await CredentialStoreConformance.run {
-                let store = try await PostgresCredentialStore.open(configuration: Self.configuration(cluster))
-                try await store.deleteAll()
-                opened.append(store)
-                return store
-            }
-            #expect(passed == CredentialStoreConformance.checkNames)
-            for store in opened { await store.close() }
+extension PostgresSuites {
+    /// The PostgreSQL store against a real server the tests start (``PostgresTestCluster``).
+    @Suite(.serialized, .timeLimit(.minutes(3)))
+    struct PostgresCredentialStoreTests {
+        static func configuration(_ cluster: PostgresTestCluster) -> PostgresClient.Configuration {
+            PostgresClient.Configuration(host: "127.0.0.1", port: cluster.port, username: "authkit", password: nil, database: "postgres", tls: .disable)
         }
-    }
 
-    /// Instances starting together migrate once; a schema from newer code is a typed error.
-    @Test func instancesMigrateOnceAndRefuseANewerSchema() async throws {
-        try await PostgresTestCluster.withCluster { cluster in
-            let stores = try await withThrowingTaskGroup(of: PostgresCredentialStore.self) { group in
-                for _ in 0..<6 { group.addTask { try await PostgresCredentialStore.open(configuration: Self.configuration(cluster)) } }
-                return try await group.reduce(into: [PostgresCredentialStore]()) { $0.append($1) }
+        @Test func theConformanceSuitePasses() async throws {
+            try await PostgresTestCluster.withCluster { cluster in
+                var opened: [PostgresCredentialStore] = []
+                let passed = try await CredentialStoreConformance.run {
+                    let store = try await PostgresCredentialStore.open(configuration: Self.configuration(cluster))
+                    try await store.deleteAll()
+                    opened.append(store)
+                    return store
+                }
+                #expect(passed == CredentialStoreConformance.checkNames)
+                for store in opened { await store.close() }
             }
-            var migrations = 0
-            for try await count in try await stores[0].client.query("SELECT count(*) FROM authkit_schema_migrations").decode(Int.self) { migrations = count }
-            #expect(migrations == 1)
-            try await stores[0].client.query("INSERT INTO authkit_schema_migrations (id) VALUES (99)")
-            await #expect { try await PostgresCredentialStore.open(configuration: Self.configuration(cluster)) } throws: { ($0 as? CredentialStoreError)?.code == .incompatibleVersion }
-            for store in stores { await store.close() }
         }
-    }
 
-    /// Two "machines" (each its own pool, coordinator and session) on one database, against
-    /// AuthTestServer's rotating refresh tokens: 50 concurrent requests each across three
-    /// expiries renew once per expiry, and no refresh token is presented twice.
-    @Test func twoMachinesRenewOncePerExpiry() async throws {
-        try await PostgresTestCluster.withCluster { cluster in
-            try await AuthTestServer.withRunning { server in
-                try await HTTPClientTransport.withTransport { transport in
-                    let account = AccountKey(namespace: "fleet", account: "service")
-                    let refresher = OAuth2RefreshTokenRefresher(tokenEndpoint: server.baseURL.appending(path: "auth/refresh"), clientID: "fleet", transport: transport)
-                    var machines: [(AccountClient<BearerStrategy>, PostgresCredentialStore)] = []
-                    for _ in 0..<2 {
-                        let container = AuthContainer()
-                        container.useHTTPClient(transport)
-                        let store = try await container.usePostgresStore(Self.configuration(cluster))
-                        machines.append((container.makeClient(for: account, strategy: BearerStrategy(allowedHosts: AllowedHosts(origin: server.baseURL), refresher: refresher)), store))
-                    }
-                    let register = try AuthRequest(method: .post, url: server.baseURL.appending(path: "auth/register"), headerFields: [.contentType: "application/json"], body: JSONEncoder().encode(["username": "svc", "password": "correct horse battery staple"]))
-                    _ = try await transport.send(register)
-                    let login = try AuthRequest(method: .post, url: server.baseURL.appending(path: "auth/login"), headerFields: [.contentType: "application/json"], body: JSONEncoder().encode(["username": "svc", "password": "correct horse battery staple"]))
-                    let tokens = try TokenResponse.parse(try await transport.send(login).body).tokenSet(issuedAt: server.clock.now())
-                    try await machines[0].0.signIn(tokens)
-                    server.resetCounters()
-                    for expiry in 1...3 {
-                        server.clock.advance(by: 301)
-                        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                            for index in 0..<100 {
-                                let client = machines[index % 2].0
-                                group.addTask { try await client.send(.get, server.baseURL.appending(path: "me")).status.code }
-                            }
-                            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        /// Instances starting together migrate once; a schema from newer code is a typed error.
+        @Test func instancesMigrateOnceAndRefuseANewerSchema() async throws {
+            try await PostgresTestCluster.withCluster { cluster in
+                let stores = try await withThrowingTaskGroup(of: PostgresCredentialStore.self) { group in
+                    for _ in 0..<6 { group.addTask { try await PostgresCredentialStore.open(configuration: Self.configuration(cluster)) } }
+                    return try await group.reduce(into: [PostgresCredentialStore]()) { $0.append($1) }
+                }
+                var migrations = 0
+                for try await count in try await stores[0].client.query("SELECT count(*) FROM authkit_schema_migrations").decode(Int.self) { migrations = count }
+                #expect(migrations == 2)
+                try await stores[0].client.query("INSERT INTO authkit_schema_migrations (id) VALUES (99)")
+                await #expect { try await PostgresCredentialStore.open(configuration: Self.configuration(cluster)) } throws: { ($0 as? CredentialStoreError)?.code == .incompatibleVersion }
+                for store in stores { await store.close() }
+            }
+        }
+
+        /// Two "machines" (each its own pool, coordinator and session) on one database, against
+        /// AuthTestServer's rotating refresh tokens: 50 concurrent requests each across three
+        /// expiries renew once per expiry, and no refresh token is presented twice.
+        @Test func twoMachinesRenewOncePerExpiry() async throws {
+            try await PostgresTestCluster.withCluster { cluster in
+                try await AuthTestServer.withRunning { server in
+                    try await HTTPClientTransport.withTransport { transport in
+                        let account = AccountKey(namespace: "fleet", account: "service")
+                        let refresher = OAuth2RefreshTokenRefresher(tokenEndpoint: server.baseURL.appending(path: "auth/refresh"), clientID: "fleet", transport: transport)
+                        var machines: [(AccountClient<BearerStrategy>, PostgresCredentialStore)] = []
+                        for _ in 0..<2 {
+                            let container = AuthContainer()
+                            container.useHTTPClient(transport)
+                            let store = try await container.usePostgresStore(Self.configuration(cluster))
+                            machines.append((container.makeClient(for: account, strategy: BearerStrategy(allowedHosts: AllowedHosts(origin: server.baseURL), refresher: refresher)), store))
                         }
-                        #expect(statuses.allSatisfy { $0 == 200 }, "expiry \(expiry)")
-                        #expect(server.counters.renewals == expiry, "expiry \(expiry)")
+                        let register = try AuthRequest(method: .post, url: server.baseURL.appending(path: "auth/register"), headerFields: [.contentType: "application/json"], body: JSONEncoder().encode(["username": "svc", "password": "correct horse battery staple"]))
+                        _ = try await transport.send(register)
+                        let login = try AuthRequest(method: .post, url: server.baseURL.appending(path: "auth/login"), headerFields: [.contentType: "application/json"], body: JSONEncoder().encode(["username": "svc", "password": "correct horse battery staple"]))
+                        let tokens = try TokenResponse.parse(try await transport.send(login).body).tokenSet(issuedAt: server.clock.now())
+                        try await machines[0].0.signIn(tokens)
+                        server.resetCounters()
+                        for expiry in 1...3 {
+                            server.clock.advance(by: 301)
+                            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                                for index in 0..<100 {
+                                    let client = machines[index % 2].0
+                                    group.addTask { try await client.send(.get, server.baseURL.appending(path: "me")).status.code }
+                                }
+                                return try await group.reduce(into: [Int]()) { $0.append($1) }
+                            }
+                            #expect(statuses.allSatisfy { $0 == 200 }, "expiry \(expiry)")
+                            #expect(server.counters.renewals == expiry, "expiry \(expiry)")
+                        }
+                        #expect(server.counters.rejectedReuse == 0)
+                        for (_, store) in machines { await store.close() }
                     }
-                    #expect(server.counters.rejectedReuse == 0)
-                    for (_, store) in machines { await store.close() }
                 }
             }
         }
-    }
 
-    /// The server stopped: a typed unavailable error that names no secret, and no lost record
-    /// once it is back.
-    @Test func anOutageIsUnavailableAndLosesNothing() async throws {
-        try await PostgresTestCluster.withCluster { cluster in
-            let store = try await PostgresCredentialStore.open(configuration: Self.configuration(cluster), lockTimeout: .seconds(2), operationTimeout: .seconds(3))
-            let key = AccountKey(namespace: "n", account: "a").item("credential")
-            let envelope = Envelope(kind: "bearer", payload: Data("s3cret-payload".utf8), updatedAt: Date(timeIntervalSince1970: 1_700_000_000))
-            try await store.put(envelope, for: key)
-            try cluster.pause()
-            await #expect { try await store.get(key) } throws: { error in
-                guard let error = error as? CredentialStoreError else { return false }
-                return error.code == .unavailable && !error.description.contains("s3cret")
+        /// A renewal that waits for another machine's lock longer than the lock timeout gets a typed
+        /// unavailable error (not "signed out"); it gets the lock as soon as it is released otherwise.
+        @Test func theRefreshLockTimesOutAsUnavailableAndIsHandedOverAtOnce() async throws {
+            try await PostgresTestCluster.withCluster { cluster in
+                let holder = try await PostgresCredentialStore.open(configuration: Self.configuration(cluster), changeFeed: nil)
+                let impatient = try await PostgresCredentialStore.open(configuration: Self.configuration(cluster), lockTimeout: .milliseconds(300), changeFeed: nil)
+                let patient = try await PostgresCredentialStore.open(configuration: Self.configuration(cluster), lockTimeout: .seconds(20), changeFeed: nil)
+                let account = AccountKey(namespace: "n", account: "a")
+                let (held, holding) = AsyncStream<Void>.makeStream()
+                let clock = ContinuousClock()
+                let releasedAt = Mutex<ContinuousClock.Instant?>(nil)
+                let holdingTask = Task {
+                    try await holder.withRefreshLock(for: account) {
+                        holding.yield()
+                        try await Task.sleep(for: .seconds(1))
+                        releasedAt.withLock { $0 = clock.now }
+                    }
+                }
+                for await _ in held { break }
+                await #expect { try await impatient.withRefreshLock(for: account) {} } throws: { error in
+                    guard let error = error as? CredentialStoreError else { return false }
+                    return error.code == .unavailable && error.message.contains("held the refresh lock")
+                }
+                let acquiredAt = try await patient.withRefreshLock(for: account) { clock.now }
+                try await holdingTask.value
+                let released = try #require(releasedAt.withLock { $0 })
+                #expect(acquiredAt - released < .milliseconds(40), "the waiter got the lock \(acquiredAt - released) after its release")
+                // Another account's lock is independent.
+                #expect(try await impatient.withRefreshLock(for: AccountKey(namespace: "n", account: "b")) { true })
+                for store in [holder, impatient, patient] { await store.close() }
             }
-            await store.close()
-            try cluster.resume()
-            let reopened = try await PostgresCredentialStore.open(configuration: Self.configuration(cluster))
-            #expect(try await reopened.get(key) == envelope)
-            await reopened.close()
         }
     }
 }

@@ -942,6 +942,14 @@ import Testing
         let ending = await writer.waitForExit()   // (.uncaughtSignal, SIGKILL)
     }
 
+    /// Sources/AuthTesting/PostgresTestCluster.swift:11
+    static func AuthTesting_PostgresTestCluster_11() async throws {
+        try await PostgresTestCluster.withCluster { cluster in
+            let store = try await PostgresCredentialStore.open(configuration: .init(host: "127.0.0.1", port: cluster.port, username: "authkit", password: nil, database: "postgres", tls: .disable))
+            await store.close()
+        }
+    }
+
     /// Sources/AuthTesting/SeededRandom.swift:4
     static func AuthTesting_SeededRandom_4() async throws {
         var random = SeededRandom(seed: 42)

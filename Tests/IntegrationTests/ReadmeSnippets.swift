@@ -2,9 +2,11 @@
 import AuthCore
 import AuthHTTPClient
 import AuthMFA
+import AuthPostgresStore
 import AuthSQLiteStore
 import AuthTestServer
 import Foundation
+import PostgresNIO
 
 enum ReadmeSnippets {
     /// README block 1, isolated to the main actor as top-level code is.
@@ -47,6 +49,17 @@ enum ReadmeSnippets {
             // server.baseURL, server.counters (logins, renewals, rejectedReuse, requests per path),
             // server.clock.advance(by: 301) to expire tokens without sleeping,
             // server.faults.inject(.status(429, retryAfter: "1"), path: "/me", times: 1)
+        }
+    }
+
+    /// README block 3, isolated to the main actor as top-level code is.
+    @MainActor static func block3() async throws {
+        /// One instance of the service: its own pool, sessions in memory, the fleet's store.
+        func billingClient(transport: HTTPClientTransport, password: String, strategy: BearerStrategy) async throws -> (AccountClient<BearerStrategy>, PostgresCredentialStore) {
+            let container = AuthContainer()
+            container.useHTTPClient(transport)
+            let store = try await container.usePostgresStore(.init(host: "db.internal", username: "authkit", password: password, database: "auth", tls: .disable))
+            return (container.makeClient(for: AccountKey(namespace: "billing", account: "service"), strategy: strategy), store)  // close the store at shutdown
         }
     }
 }

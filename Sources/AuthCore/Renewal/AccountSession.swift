@@ -39,7 +39,17 @@ public actor AccountSession<Strategy: AuthStrategy> {
     public nonisolated let events: AuthEvents
     nonisolated let logger: Logger
 
-    var current: Strategy.Value? { didSet { publish() } }
+    var current: Strategy.Value? {
+        didSet {
+            revision &+= 1
+            publish()
+        }
+    }
+    /// Bumped whenever ``current`` changes: a store read that started before a change is older.
+    var revision: UInt64 = 0
+    /// A re-read of the store after a change elsewhere is running; another was asked for meanwhile.
+    var reconciling = false
+    var reconcileAgain = false
     /// When ``current`` was obtained, in server time: its lifetime bounds the leeway.
     var obtainedAt = Date.distantPast
     var loaded = false { didSet { publish() } }
@@ -65,6 +75,8 @@ public actor AccountSession<Strategy: AuthStrategy> {
     /// The last `Date` field seen (``observeServerDateField(_:)``); a concrete type, so reading it
     /// needs no generic metadata.
     nonisolated let lastDateField = Mutex<String?>(nil)
+    /// The change follower of the coordinator that made this session, if its store has a feed.
+    nonisolated let changeFollower = Mutex<ChangeFollower?>(nil)
 
     struct SharedState: Sendable {
         var ready: Published?

@@ -19,6 +19,8 @@ public final class RenewalCoordinator: Sendable {
     public let events: AuthEvents
     let logger: Logger
     private let sessions = Mutex<[AccountKey: any Sendable]>([:])
+    /// Follows the store's change feed, when it has one (``CredentialChangeFeed``).
+    private let follower: ChangeFollower?
 
     /// Creates a coordinator.
     public init(vault: CredentialVault, policy: RenewalPolicy = .init(), clock: any AuthClock = SystemClock(), events: AuthEvents = AuthEvents(), logger: Logger = Logger(label: "AuthKit")) {
@@ -27,6 +29,7 @@ public final class RenewalCoordinator: Sendable {
         self.clock = clock
         self.events = events
         self.logger = logger
+        follower = (vault.store as? any CredentialChangeFeed).map { ChangeFollower($0.credentialChanges()) }
     }
 
     /// The session of `account`, created on first use.
@@ -41,6 +44,10 @@ public final class RenewalCoordinator: Sendable {
             if let existing = sessions[account] as? AccountSession<S> { return existing }
             let created = AccountSession(account: account, strategy: strategy, vault: vault, policy: policy, clock: clock, events: events, logger: logger)
             sessions[account] = created
+            if let follower {
+                follower.follow(created)
+                created.keep(follower)
+            }
             return created
         }
     }

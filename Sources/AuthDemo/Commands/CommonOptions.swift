@@ -28,10 +28,11 @@ struct CommonOptions: ParsableArguments {
     /// The PostgreSQL connection `--store` names, when it is a `postgres://` URL.
     var postgresConfiguration: PostgresClient.Configuration? {
         get throws {
-            guard let url = URL(string: store), let scheme = url.scheme, ["postgres", "postgresql"].contains(scheme) else { return nil }
-            guard let host = url.host, let user = url.user else { throw ValidationError("--store: a PostgreSQL URL names a user and a host (postgres://user@host/database)") }
-            let database = url.path.isEmpty || url.path == "/" ? nil : String(url.path.dropFirst())
-            return PostgresClient.Configuration(host: host, port: url.port ?? 5432, username: user, password: url.password, database: database, tls: .disable)
+            do {
+                return try PostgresCredentialStore.configuration(url: store)
+            } catch let error as CredentialStoreError {
+                throw ValidationError("--store: \(error.message)")
+            }
         }
     }
 

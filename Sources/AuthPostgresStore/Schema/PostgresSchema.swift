@@ -11,8 +11,8 @@ enum PostgresSchema {
     /// The migrations, in order; never edit one that shipped, append a new one. Names are kept as
     /// their UTF-8 bytes (`bytea`): any string round-trips (a `text` column refuses NUL), and no
     /// collation of the server decides what two names compare as.
-    static let migrations: [(id: Int, sql: String)] = [
-        (1, """
+    static let migrations: [(id: Int, statements: [String])] = [
+        (1, ["""
             CREATE TABLE authkit_credentials (
                 namespace bytea NOT NULL,
                 account bytea NOT NULL,
@@ -24,7 +24,38 @@ enum PostgresSchema {
                 expires_at double precision,
                 PRIMARY KEY (namespace, account, item)
             )
-            """),
+            """]),
+        // The change feed: every write notifies `authkit_credentials` with the account it touched
+        // (`<namespace hex>.<account hex>`, or `*` when that would not fit a notification), sent
+        // when its transaction commits.
+        (2, ["""
+            CREATE FUNCTION authkit_credentials_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+            DECLARE
+                changed authkit_credentials;
+            BEGIN
+                IF TG_OP = 'DELETE' THEN changed := OLD; ELSE changed := NEW; END IF;
+                IF octet_length(changed.namespace) + octet_length(changed.account) <= 3900 THEN
+                    PERFORM pg_notify('authkit_credentials', encode(changed.namespace, 'hex') || '.' || encode(changed.account, 'hex'));
+                ELSE
+                    PERFORM pg_notify('authkit_credentials', '*');
+                END IF;
+                RETURN NULL;
+            END
+            $$
+            """, """
+            CREATE TRIGGER authkit_credentials_notify AFTER INSERT OR UPDATE OR DELETE ON authkit_credentials
+                FOR EACH ROW EXECUTE FUNCTION authkit_credentials_notify()
+            """, """
+            CREATE FUNCTION authkit_credentials_notify_all() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                PERFORM pg_notify('authkit_credentials', '*');
+                RETURN NULL;
+            END
+            $$
+            """, """
+            CREATE TRIGGER authkit_credentials_notify_all AFTER TRUNCATE ON authkit_credentials
+                FOR EACH STATEMENT EXECUTE FUNCTION authkit_credentials_notify_all()
+            """]),
     ]
 
     /// The newest migration this code knows.
@@ -35,7 +66,7 @@ enum PostgresSchema {
     ///   newer code; what the database throws.
     static func migrate(_ client: PostgresClient, logger: Logger) async throws {
         try await client.withTransaction(logger: logger) { connection in
-            try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
+            for try await _ in try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger) {}  // drained: waited for
             try await connection.query("CREATE TABLE IF NOT EXISTS authkit_schema_migrations (id integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())", logger: logger)
             var applied: Set<Int> = []
             for try await id in try await connection.query("SELECT id FROM authkit_schema_migrations", logger: logger).decode(Int.self) {
@@ -45,7 +76,9 @@ enum PostgresSchema {
                 throw CredentialStoreError(code: .incompatibleVersion, message: "the PostgreSQL store was migrated to schema \(newest) by newer code; this code knows up to \(version)")
             }
             for migration in migrations where !applied.contains(migration.id) {
-                try await connection.query(PostgresQuery(unsafeSQL: migration.sql), logger: logger)
+                for statement in migration.statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
                 try await connection.query("INSERT INTO authkit_schema_migrations (id) VALUES (\(migration.id))", logger: logger)
             }
         }

@@ -1,5 +1,5 @@
 public import AuthCore
-public import Foundation
+import Foundation
 import Logging
 public import PostgresNIO
 
@@ -27,33 +27,34 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
     public let operationTimeout: Duration
     let logger: Logger
     private let runner: Task<Void, Never>?
+    /// The change feed, when the store follows one.
+    let feed: PostgresChangeFeed?
 
     /// A store over a client the caller runs (`client.run()` in a task of theirs); migrates the
-    /// schema first.
-    public init(client: PostgresClient, lockTimeout: Duration = .seconds(30), operationTimeout: Duration = .seconds(10), logger: Logger = Logger(label: "AuthPostgresStore")) async throws {
-        self.client = client
-        self.lockTimeout = lockTimeout
-        self.operationTimeout = operationTimeout
-        self.logger = logger
-        self.runner = nil
-        try await Self.unavailableOnFailure("migrating the schema") { try await PostgresSchema.migrate(client, logger: logger) }
+    /// schema first, then follows the change feed (one of the pool's connections) unless
+    /// `changeFeed` is nil.
+    public convenience init(client: PostgresClient, lockTimeout: Duration = .seconds(30), operationTimeout: Duration = .seconds(10), changeFeed: PostgresChangeFeedOptions? = .init(), logger: Logger = Logger(label: "AuthPostgresStore")) async throws {
+        self.init(client: client, runner: nil, lockTimeout: lockTimeout, operationTimeout: operationTimeout, changeFeed: changeFeed, logger: logger)
+        try await start()
     }
 
-    private init(client: PostgresClient, runner: Task<Void, Never>, lockTimeout: Duration, operationTimeout: Duration, logger: Logger) {
+    private init(client: PostgresClient, runner: Task<Void, Never>?, lockTimeout: Duration, operationTimeout: Duration, changeFeed: PostgresChangeFeedOptions?, logger: Logger) {
         self.client = client
         self.runner = runner
         self.lockTimeout = lockTimeout
         self.operationTimeout = operationTimeout
+        self.feed = changeFeed.map(PostgresChangeFeed.init(options:))
         self.logger = logger
     }
 
-    /// A store with a pool of its own, run until ``close()``; migrates the schema first.
-    public static func open(configuration: PostgresClient.Configuration, lockTimeout: Duration = .seconds(30), operationTimeout: Duration = .seconds(10), logger: Logger = Logger(label: "AuthPostgresStore")) async throws -> PostgresCredentialStore {
+    /// A store with a pool of its own, run until ``close()``; migrates the schema first, then
+    /// follows the change feed (one of the pool's connections) unless `changeFeed` is nil.
+    public static func open(configuration: PostgresClient.Configuration, lockTimeout: Duration = .seconds(30), operationTimeout: Duration = .seconds(10), changeFeed: PostgresChangeFeedOptions? = .init(), logger: Logger = Logger(label: "AuthPostgresStore")) async throws -> PostgresCredentialStore {
         let client = PostgresClient(configuration: configuration)
         let runner = Task { await client.run() }
-        let store = PostgresCredentialStore(client: client, runner: runner, lockTimeout: lockTimeout, operationTimeout: operationTimeout, logger: logger)
+        let store = PostgresCredentialStore(client: client, runner: runner, lockTimeout: lockTimeout, operationTimeout: operationTimeout, changeFeed: changeFeed, logger: logger)
         do {
-            try await unavailableOnFailure("migrating the schema") { try await PostgresSchema.migrate(client, logger: logger) }
+            try await store.start()
         } catch {
             runner.cancel()
             throw error
@@ -61,15 +62,37 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
         return store
     }
 
-    /// Closes the pool of a store made by ``open(configuration:lockTimeout:operationTimeout:logger:)``.
+    private func start() async throws {
+        try await Self.unavailableOnFailure("migrating the schema") { try await PostgresSchema.migrate(client, logger: logger) }
+        feed?.start(client: client, logger: logger)
+    }
+
+    /// Stops the change feed, and closes the pool of a store made by
+    /// ``open(configuration:lockTimeout:operationTimeout:changeFeed:logger:)``.
     public func close() async {
+        feed?.stop()
         runner?.cancel()
         await runner?.value
     }
 
-    deinit { runner?.cancel() }
+    deinit {
+        feed?.stop()
+        runner?.cancel()
+    }
 
+    /// The record at `key`: from memory while the change feed vouches that it has not changed
+    /// since it was read, else from the database.
     public func get(_ key: CredentialKey) async throws -> Envelope? {
+        guard let feed else { return try await read(key) }
+        if let cached = feed.cached(key) { return cached }
+        let epoch = feed.epoch
+        let envelope = try await read(key)
+        feed.remember(envelope, at: key, since: epoch)
+        return envelope
+    }
+
+    /// The record at `key`, read from the database.
+    func read(_ key: CredentialKey) async throws -> Envelope? {
         try await timed("reading \(key)") { [self] in
             let rows = try await client.query(
                 "SELECT format_version, kind, payload, updated_at, expires_at FROM authkit_credentials WHERE namespace = \(Self.bytes(key.namespace)) AND account = \(Self.bytes(key.account)) AND item = \(Self.bytes(key.item))",
@@ -79,13 +102,15 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
     }
 
     public func put(_ envelope: Envelope, for key: CredentialKey) async throws {
-        try await timed("writing \(key)") { [self] in
+        defer { feed?.forget(key.accountKey) }  // even after a failure: the write may have committed
+        _ = try await timed("writing \(key)") { [self] in
             try await client.query(try Self.upsert(envelope, for: key), logger: logger)
         }
     }
 
     public func delete(_ key: CredentialKey) async throws {
-        try await timed("deleting \(key)") { [self] in
+        defer { feed?.forget(key.accountKey) }  // even after a failure: the write may have committed
+        _ = try await timed("deleting \(key)") { [self] in
             try await client.query("DELETE FROM authkit_credentials WHERE namespace = \(Self.bytes(key.namespace)) AND account = \(Self.bytes(key.account)) AND item = \(Self.bytes(key.item))", logger: logger)
         }
     }
@@ -103,13 +128,15 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
     }
 
     public func deleteAccount(_ account: AccountKey) async throws {
-        try await timed("deleting \(account)") { [self] in
+        defer { feed?.forget(account) }  // even after a failure: the write may have committed
+        _ = try await timed("deleting \(account)") { [self] in
             try await client.query("DELETE FROM authkit_credentials WHERE namespace = \(Self.bytes(account.namespace)) AND account = \(Self.bytes(account.account))", logger: logger)
         }
     }
 
     public func deleteAll() async throws {
-        try await timed("deleting every record") { [self] in
+        defer { feed?.forgetAll() }  // even after a failure: the write may have committed
+        _ = try await timed("deleting every record") { [self] in
             try await client.query("DELETE FROM authkit_credentials", logger: logger)
         }
     }
@@ -117,7 +144,8 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
     /// Compares and writes in one transaction, the row locked (`SELECT … FOR UPDATE`), so that a
     /// renewal on one machine cannot undo a sign-in or sign-out made on another meanwhile.
     public func replace(_ key: CredentialKey, ifCurrent expected: Envelope?, with envelope: Envelope?) async throws -> Bool {
-        try await timed("replacing \(key)") { [self] in
+        defer { feed?.forget(key.accountKey) }
+        return try await timed("replacing \(key)") { [self] in
             try await client.withTransaction(logger: logger) { connection in
                 let rows = try await connection.query(
                     "SELECT format_version, kind, payload, updated_at, expires_at FROM authkit_credentials WHERE namespace = \(Self.bytes(key.namespace)) AND account = \(Self.bytes(key.account)) AND item = \(Self.bytes(key.item)) FOR UPDATE",
@@ -193,9 +221,10 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
         } catch let error as PostgresTransactionError {
             if let inner = error.closureError as? CredentialStoreError { throw inner }
             if error.closureError is CancellationError { throw CancellationError() }
-            throw CredentialStoreError.unavailable("the PostgreSQL store failed while \(what): the transaction did not complete", underlying: nil)
+            let state = sqlState(of: error).map { " (SQLSTATE \($0))" } ?? ""
+            throw CredentialStoreError.unavailable("the PostgreSQL store failed while \(what): the transaction did not complete\(state)", underlying: nil)
         } catch let error as PSQLError {
-            let state = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
+            let state = sqlState(of: error).map { " (SQLSTATE \($0))" } ?? ""
             throw CredentialStoreError.unavailable("the PostgreSQL store failed while \(what): \(error.code)\(state)", underlying: nil)
         } catch is CancellationError {
             throw CancellationError()

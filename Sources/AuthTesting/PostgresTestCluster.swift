@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,9 +7,21 @@ import Glibc
 /// 127.0.0.1, trust authentication for the user `authkit`, stopped and removed at the end. As
 /// root it runs as the unprivileged `postgres` user, as PostgreSQL requires. It needs Debian's
 /// `postgresql` package, which `scripts/test` installs when it is missing.
-final class PostgresTestCluster: @unchecked Sendable {
-    let directory: URL
-    let port: Int
+///
+/// ```swift
+/// try await PostgresTestCluster.withCluster { cluster in
+///     let store = try await PostgresCredentialStore.open(configuration: .init(host: "127.0.0.1", port: cluster.port, username: "authkit", password: nil, database: "postgres", tls: .disable))
+///     await store.close()
+/// }
+/// ```
+public final class PostgresTestCluster: @unchecked Sendable {
+    /// The folder that holds the cluster's data, socket and log.
+    public let directory: URL
+    /// The port the server listens on, on 127.0.0.1.
+    public let port: Int
+
+    /// `postgres://authkit@127.0.0.1:<port>/postgres`.
+    public var url: String { "postgres://authkit@127.0.0.1:\(port)/postgres" }
 
     private init(directory: URL, port: Int) {
         self.directory = directory
@@ -17,7 +29,7 @@ final class PostgresTestCluster: @unchecked Sendable {
     }
 
     /// Starts a cluster.
-    static func start() throws -> PostgresTestCluster {
+    public static func start() throws -> PostgresTestCluster {
         let bin = try binDirectory()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authkit-pg-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -30,26 +42,26 @@ final class PostgresTestCluster: @unchecked Sendable {
     }
 
     /// Stops the server (`fast`: open sessions are ended) and removes its folder.
-    func stop() {
+    public func stop() {
         guard let bin = try? Self.binDirectory() else { return }
         try? Self.run(bin + "/pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-m", "fast", "-w", "stop"], asPostgres: true)
         try? FileManager.default.removeItem(at: directory)
     }
 
     /// Stops the server for a while, as an outage would, keeping its data.
-    func pause() throws {
+    public func pause() throws {
         try Self.run(try Self.binDirectory() + "/pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"], asPostgres: true)
     }
 
     /// Starts the server (again, after ``pause()``), on the cluster's port; `fsync` off, as a
     /// test's data need not survive a machine crash.
-    func resume() throws {
+    public func resume() throws {
         let options = "-p \(port) -k \(directory.path) -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200"
         try Self.run(try Self.binDirectory() + "/pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-o", options, "-l", directory.appendingPathComponent("log").path, "-w", "-t", "60", "start"], asPostgres: true)
     }
 
     /// Runs `body` with a fresh cluster, stopping it afterwards.
-    static func withCluster<T>(_ body: (PostgresTestCluster) async throws -> T) async throws -> T {
+    public static func withCluster<T>(isolation: isolated (any Actor)? = #isolation, _ body: (PostgresTestCluster) async throws -> T) async throws -> T {
         let cluster = try start()
         defer { cluster.stop() }
         return try await body(cluster)
@@ -108,7 +120,9 @@ final class PostgresTestCluster: @unchecked Sendable {
     }
 }
 
-struct ClusterError: Error, CustomStringConvertible {
-    let description: String
+/// Why a cluster could not be started or stopped.
+public struct ClusterError: Error, CustomStringConvertible {
+    /// What failed, with the end of the program's output.
+    public let description: String
     init(_ description: String) { self.description = description }
 }

@@ -1,0 +1,69 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// A session catching up with its store after a change made elsewhere.
+protocol StoreReconciling: AnyObject, Sendable {
+    /// The account the session is for.
+    var account: AccountKey { get }
+    /// Re-reads the store and adopts what it holds.
+    func reconcileWithStore() async
+}
+
+extension AccountSession: StoreReconciling {
+    /// Keeps the coordinator's change follower alive for as long as this session is in use.
+    nonisolated func keep(_ follower: ChangeFollower) {
+        changeFollower.withLock { $0 = follower }
+    }
+
+    /// Re-reads the stored credential and makes it the one in memory when it differs: a credential
+    /// renewed or signed in elsewhere is adopted; one removed elsewhere is dropped (a `signedOut`
+    /// event), so that requests stop sending it.
+    ///
+    /// Nothing changes when the read fails (an unreachable store is not a sign-out), while this
+    /// process renews the account (the renewal re-reads under the refresh lock and is fenced), or
+    /// when this process changed the credential while the read ran (its change is newer). Calls
+    /// made while one runs are folded into one more read after it.
+    func reconcileWithStore() async {
+        guard !reconciling else {
+            reconcileAgain = true
+            return
+        }
+        reconciling = true
+        defer { reconciling = false }
+        repeat {
+            reconcileAgain = false
+            await reconcileOnce()
+        } while reconcileAgain
+    }
+
+    private func reconcileOnce() async {
+        guard loaded, inFlight == nil, !persisting else { return }
+        let revision = self.revision
+        let stored: StoredCredential<Strategy.Value>?
+        do {
+            stored = try await vault.loadRecord(Strategy.Value.self, for: account)
+        } catch {
+            return  // unreachable or unreadable: keep what is in memory; a request's own read reports it
+        }
+        guard revision == self.revision, inFlight == nil, !persisting else { return }
+        guard let stored else {
+            if current != nil { dropCredentialRemovedElsewhere() }
+            return
+        }
+        guard stored.credential != current, stored.credential != failedCredential else { return }
+        set(stored.credential, obtainedAt: obtained(stored))
+        failure = nil
+        failedCredential = nil
+        logger.info("adopted the credential changed elsewhere", metadata: ["account": "\(account)"])
+    }
+
+    private func dropCredentialRemovedElsewhere() {
+        supersedeRenewals()
+        set(nil, obtainedAt: .distantPast)
+        failure = nil
+        failedCredential = nil
+        events.emit(.signedOut(account))
+        logger.info("the credential was removed elsewhere (signed out)", metadata: ["account": "\(account)"])
+    }
+}

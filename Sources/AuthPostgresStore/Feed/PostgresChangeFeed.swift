@@ -1,0 +1,183 @@
+import AuthCore
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// The store's change feed: one pooled connection that `LISTEN`s on the channel the table's
+/// trigger notifies (``PostgresSchema``), the records served from memory while it is connected,
+/// and the subscribers it tells about changes.
+///
+/// While the connection is lost nothing is served from memory, and subscribers get
+/// `CredentialChange.unknown` at once, every ``PostgresChangeFeedOptions/readThroughInterval``
+/// until it is back, and once more when it is (what changed meanwhile is not known).
+final class PostgresChangeFeed: Sendable {
+    /// The notification channel.
+    static let channel = "authkit_credentials"
+
+    let options: PostgresChangeFeedOptions
+    private let state = Mutex(State())
+    private let tasks = Mutex<[Task<Void, Never>]>([])
+
+    private struct State {
+        var connected = false
+        /// Bumped by every change and connection change: a read that started under an older
+        /// epoch may be stale and is not kept.
+        var epoch: UInt64 = 0
+        var records: [CredentialKey: Envelope?] = [:]
+        var subscribers: [UInt64: AsyncStream<CredentialChange>.Continuation] = [:]
+        var nextSubscriber: UInt64 = 0
+    }
+
+    init(options: PostgresChangeFeedOptions) {
+        self.options = options
+    }
+
+    /// Whether notifications are arriving.
+    var isConnected: Bool { state.withLock { $0.connected } }
+
+    /// Starts listening through `client` (which must be running) and the read-through ticker.
+    func start(client: PostgresClient, logger: Logger) {
+        let listening = Task { await self.listen(client, logger: logger) }
+        let ticking = Task { await self.tick() }
+        tasks.withLock { $0 = [listening, ticking] }
+    }
+
+    /// Stops listening and ends every subscription.
+    func stop() {
+        for task in tasks.withLock({ $0 }) { task.cancel() }
+        let subscribers = state.withLock { state in
+            defer { state.subscribers.removeAll() }
+            state.connected = false
+            return Array(state.subscribers.values)
+        }
+        for subscriber in subscribers { subscriber.finish() }
+    }
+
+    private func listen(_ client: PostgresClient, logger: Logger) async {
+        while !Task.isCancelled {
+            do {
+                try await client.withConnection { connection in
+                    try await connection.listen(on: Self.channel) { notifications in
+                        self.connectionChanged(connected: true)
+                        logger.debug("the change feed is listening")
+                        for try await notification in notifications { self.received(notification.payload) }
+                    }
+                }
+            } catch {
+                logger.debug("the change feed was lost", metadata: ["error": "\(type(of: error))"])
+            }
+            if isConnected {
+                logger.warning("the change feed was lost; reading through until it is back")
+                connectionChanged(connected: false)
+            }
+            try? await Task.sleep(for: options.retryInterval)
+        }
+    }
+
+    private func tick() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: options.readThroughInterval)
+            if !isConnected { broadcast(.unknown) }
+        }
+    }
+
+    private func connectionChanged(connected: Bool) {
+        state.withLock { state in
+            state.connected = connected
+            state.epoch &+= 1
+            state.records.removeAll()
+        }
+        broadcast(.unknown)
+    }
+
+    /// A notification: `<namespace hex>.<account hex>`, or `*` (a name too long to carry).
+    private func received(_ payload: String) {
+        let parts = payload.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let namespace = Self.utf8(hex: parts[0]), let account = Self.utf8(hex: parts[1]) else {
+            forgetAll()
+            broadcast(.unknown)
+            return
+        }
+        let key = AccountKey(namespace: namespace, account: account)
+        forget(key)
+        broadcast(.account(key))
+    }
+
+    // MARK: Records in memory
+
+    /// The record at `key` as last read, when the feed vouches that it has not changed since
+    /// (`.some(nil)`: known to be absent); nil when it must be read.
+    func cached(_ key: CredentialKey) -> Envelope?? {
+        state.withLock { state in state.connected ? state.records[key] : nil }
+    }
+
+    /// The epoch to pass to ``remember(_:at:since:)`` for a read about to start.
+    var epoch: UInt64 { state.withLock { $0.epoch } }
+
+    /// Keeps what a read that started at `epoch` returned, unless anything changed since.
+    func remember(_ envelope: Envelope?, at key: CredentialKey, since epoch: UInt64) {
+        guard options.cachesRecords else { return }
+        state.withLock { state in
+            guard state.connected, state.epoch == epoch else { return }
+            if state.records.count >= options.maximumCachedRecords { state.records.removeAll() }
+            state.records[key] = .some(envelope)
+        }
+    }
+
+    /// Forgets what is kept of `account` (a write of this process, or a notification).
+    func forget(_ account: AccountKey) {
+        state.withLock { state in
+            state.epoch &+= 1
+            state.records = state.records.filter { $0.key.namespace != account.namespace || $0.key.account != account.account }
+        }
+    }
+
+    /// Forgets every record kept.
+    func forgetAll() {
+        state.withLock { state in
+            state.epoch &+= 1
+            state.records.removeAll()
+        }
+    }
+
+    // MARK: Subscribers
+
+    /// A new subscription.
+    func subscribe() -> AsyncStream<CredentialChange> {
+        let (stream, continuation) = AsyncStream<CredentialChange>.makeStream(bufferingPolicy: .bufferingNewest(1_024))
+        let id = state.withLock { state in
+            defer { state.nextSubscriber &+= 1 }
+            state.subscribers[state.nextSubscriber] = continuation
+            return state.nextSubscriber
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    private func broadcast(_ change: CredentialChange) {
+        for subscriber in state.withLock({ Array($0.subscribers.values) }) { subscriber.yield(change) }
+    }
+
+    static func utf8(hex: Substring) -> String? {
+        guard hex.utf8.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(hex.utf8.count / 2)
+        var iterator = hex.utf8.makeIterator()
+        while let high = iterator.next(), let low = iterator.next() {
+            guard let h = nibble(high), let l = nibble(low) else { return nil }
+            bytes.append(h << 4 | l)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func nibble(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import AuthCore
+import AuthHTTPClient
+import AuthPostgresStore
+import AuthTestServer
+import AuthTesting
+import Foundation
+import PostgresNIO
+import Testing
+
+extension PostgresSuites {
+    /// The change feed (`LISTEN/NOTIFY`): instances serve credentials from memory and still stop
+    /// using one signed out elsewhere, through the feed or, with it cut, by reading through.
+    @Suite(.serialized, .timeLimit(.minutes(3)))
+    struct ChangeFeedTests {
+        /// A sign-out on one instance stops every other instance from sending the credential within
+        /// one second; a credential renewed or signed in elsewhere is adopted likewise.
+        @Test func aSignOutReachesEveryInstanceWithinASecond() async throws {
+            try await PostgresTestCluster.withCluster { cluster in
+                try await AuthTestServer.withRunning { server in
+                    try await HTTPClientTransport.withTransport { transport in
+                        let account = AccountKey(namespace: "fleet", account: "alice")
+                        var instances: [FleetInstance] = []
+                        for _ in 0..<3 { instances.append(try await FleetInstance.make(cluster, server: server, transport: transport, account: account)) }
+                        try await waitForFeeds(instances)
+                        try await instances[0].client.signIn(try await FleetInstance.tokens(server, transport: transport, username: "alice"))
+                        for instance in instances { #expect(await instance.me(server) == "200") }
+
+                        // A new sign-in elsewhere replaces what the others hold, without a request failing.
+                        let second = try await FleetInstance.tokens(server, transport: transport, username: "alice")
+                        try await instances[0].client.signIn(second)
+                        for instance in instances[1...] {
+                            #expect(await eventually { (try? await instance.client.session.credentialForRequest()) == second })
+                        }
+
+                        let signedOut = instances[2].events.stream()
+                        try await instances[0].client.signOut()
+                        for (index, instance) in instances.enumerated() {
+                            let (elapsed, last) = await instance.timeUntilSignedOut(server)
+                            #expect(elapsed != nil && elapsed! < .seconds(1), "instance \(index) kept sending the credential for \(String(describing: elapsed)) (last: \(last))")
+                        }
+                        var iterator = signedOut.makeAsyncIterator()
+                        #expect(await iterator.next() == .signedOut(account))
+                        for instance in instances { await instance.store.close() }
+                    }
+                }
+            }
+        }
+
+        /// `get` is served from memory while the feed is connected, yet a write on another instance
+        /// is seen within a second, and an instance's own write at once.
+        @Test func recordsInMemoryFollowWritesElsewhere() async throws {
+            try await PostgresTestCluster.withCluster { cluster in
+                let a = try await PostgresCredentialStore.open(configuration: PostgresSuites.PostgresCredentialStoreTests.configuration(cluster))
+                let b = try await PostgresCredentialStore.open(configuration: PostgresSuites.PostgresCredentialStoreTests.configuration(cluster))
+                #expect(await eventually { a.isChangeFeedConnected && b.isChangeFeedConnected })
+                let key = AccountKey(namespace: "n", account: "a").item("credential")
+                let first = Envelope(kind: "bearer", payload: Data("one".utf8), updatedAt: Date(timeIntervalSince1970: 1_700_000_000))
+                let second = Envelope(kind: "bearer", payload: Data("two".utf8), updatedAt: Date(timeIntervalSince1970: 1_700_000_001))
+                try await a.put(first, for: key)
+                #expect(try await b.get(key) == first)
+                #expect(try await b.get(key) == first)  // now from memory
+                try await a.put(second, for: key)
+                #expect(await eventually { (try? await b.get(key)) == second })
+                try await b.delete(key)
+                #expect(try await b.get(key) == nil)  // its own write, at once
+                #expect(await eventually { (try? await a.get(key)) == .some(nil) })
+                // A name too long for a notification still reaches the other instance (as "anything may have changed").
+                let long = AccountKey(namespace: String(repeating: "n", count: 3_000), account: String(repeating: "é", count: 1_000)).item("credential")
+                #expect(try await b.get(long) == nil)
+                try await a.put(first, for: long)
+                #expect(await eventually { (try? await b.get(long)) == first })
+                await a.close()
+                await b.close()
+            }
+        }
+
+        /// With the feed connection cut (and not coming back soon), an instance reads through at its
+        /// bound: a sign-out elsewhere stops it within that bound, not never.
+        @Test func withTheFeedCutASignOutIsSeenWithinTheReadThroughBound() async throws {
+            try await PostgresTestCluster.withCluster { cluster in
+                try await AuthTestServer.withRunning { server in
+                    try await HTTPClientTransport.withTransport { transport in
+                        let account = AccountKey(namespace: "fleet", account: "bob")
+                        let a = try await FleetInstance.make(cluster, server: server, transport: transport, account: account)
+                        let b = try await FleetInstance.make(cluster, server: server, transport: transport, account: account, changeFeed: .init(readThroughInterval: .seconds(1), retryInterval: .seconds(60)))
+                        try await waitForFeeds([a, b])
+                        try await a.client.signIn(try await FleetInstance.tokens(server, transport: transport, username: "bob"))
+                        #expect(await b.me(server) == "200")
+
+                        // Cut every feed connection; b will not try again for a minute.
+                        for try await _ in try await a.store.client.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'").decode(Bool.self) {}
+                        #expect(await eventually { !b.store.isChangeFeedConnected })
+                        #expect(await b.me(server) == "200")  // still served from memory
+                        try await Task.sleep(for: .milliseconds(300))
+
+                        try await a.client.signOut()
+                        let (elapsed, last) = await b.timeUntilSignedOut(server)
+                        #expect(elapsed != nil && elapsed! < .milliseconds(2_000), "read through at 1 s, yet the credential was sent for \(String(describing: elapsed)) (last: \(last))")
+                        #expect(!b.store.isChangeFeedConnected)
+                        await a.store.close()
+                        await b.store.close()
+                    }
+                }
+            }
+        }
+
+        private func waitForFeeds(_ instances: [FleetInstance]) async throws {
+            let connected = await eventually { instances.allSatisfy(\.store.isChangeFeedConnected) }
+            try #require(connected, "the change feeds did not connect")
+        }
+    }
+}
+
+/// Whether `condition` holds within `limit`, polled every 20 ms.
+func eventually(within limit: Duration = .seconds(5), _ condition: () async -> Bool) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now + limit
+    while clock.now < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return await condition()
+}

@@ -1,0 +1,74 @@
+import AuthCore
+import AuthHTTPClient
+import AuthPostgresStore
+import AuthTestServer
+import Foundation
+import PostgresNIO
+import AuthTesting
+import Testing
+
+extension PostgresSuites {
+    /// PostgreSQL stopped for ten seconds under running instances.
+    @Suite(.serialized, .timeLimit(.minutes(3)))
+    struct OutageTests {
+        /// During the outage: requests with a valid credential in memory keep working, what needs the
+        /// store fails with a typed unavailable error naming no secret, nobody is signed out. After
+        /// it: the same pools and feeds recover by themselves, no record is lost, and a sign-out
+        /// propagates again.
+        @Test func aTenSecondOutageSignsNobodyOutAndTheFleetRecovers() async throws {
+            try await PostgresTestCluster.withCluster { cluster in
+                try await AuthTestServer.withRunning { server in
+                    try await HTTPClientTransport.withTransport { transport in
+                        let account = AccountKey(namespace: "fleet", account: "carol")
+                        let a = try await FleetInstance.make(cluster, server: server, transport: transport, account: account, operationTimeout: .seconds(5))
+                        let b = try await FleetInstance.make(cluster, server: server, transport: transport, account: account, changeFeed: .init(readThroughInterval: .seconds(1)), operationTimeout: .seconds(5))
+                        #expect(await eventually { a.store.isChangeFeedConnected && b.store.isChangeFeedConnected })
+                        let tokens = try await FleetInstance.tokens(server, transport: transport, username: "carol")
+                        try await a.client.signIn(tokens)
+                        #expect(await b.me(server) == "200")
+                        let key = account.item(CredentialVault.credentialItem)
+                        let stored = try #require(try await b.store.get(key))
+                        let events = EventRecorder(b.events)
+
+                        try cluster.pause()
+                        let clock = ContinuousClock()
+                        let outage = clock.now
+                        var statuses: [String: Int] = [:]
+                        var storeErrors: [CredentialStoreError] = []
+                        var newAccount: [String] = []
+                        while clock.now - outage < .seconds(10) {
+                            statuses[await b.me(server), default: 0] += 1
+                            do {
+                                _ = try await b.store.get(key)
+                            } catch let error as CredentialStoreError {
+                                storeErrors.append(error)
+                            }
+                            if newAccount.count < 3, clock.now - outage > .seconds(2) {
+                                let other = await b.other(AccountKey(namespace: "fleet", account: "new-\(newAccount.count)")).me(server)
+                                newAccount.append(other)
+                            }
+                            try await Task.sleep(for: .milliseconds(100))
+                        }
+                        try cluster.resume()
+
+                        #expect(statuses.keys.sorted() == ["200"], "requests holding a valid credential failed during the outage: \(statuses)")
+                        #expect(!storeErrors.isEmpty && storeErrors.allSatisfy { $0.code == .unavailable })
+                        #expect(storeErrors.allSatisfy { !$0.description.contains(tokens.accessToken.reveal) && !$0.description.contains(tokens.refreshToken?.reveal ?? "-") })
+                        #expect(newAccount.allSatisfy { $0 == AuthError.Code.storage.description }, "\(newAccount)")
+
+                        // Back: the same pools and feeds recover by themselves; nothing was lost.
+                        #expect(await eventually(within: .seconds(60)) { a.store.isChangeFeedConnected && b.store.isChangeFeedConnected })
+                        #expect(await eventually(within: .seconds(30)) { (try? await b.store.get(key)) == stored })
+                        #expect(!events.all.contains(.signedOut(account)))
+                        #expect(await b.me(server) == "200")
+                        try await a.client.signOut()
+                        let (elapsed, last) = await b.timeUntilSignedOut(server)
+                        #expect(elapsed != nil && elapsed! < .seconds(1), "after the outage the sign-out took \(String(describing: elapsed)) (last: \(last))")
+                        await a.store.close()
+                        await b.store.close()
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,6 @@
+import Testing
+
+/// Every PostgreSQL suite, one after the other: each starts its own cluster (and the fleet suites
+/// eight worker processes); run together they would load this 2-core machine enough to make the
+/// timing of other modules' tests flaky.
+@Suite(.serialized) enum PostgresSuites {}
