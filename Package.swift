@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "AuthCache", targets: ["AuthCache"]),
         .library(name: "AuthOAuth2", targets: ["AuthOAuth2"]),
         .library(name: "AuthPostgresStore", targets: ["AuthPostgresStore"]),
+        .library(name: "AuthObservation", targets: ["AuthObservation"]),
         .library(name: "AuthTestServer", targets: ["AuthTestServer"]),
         .executable(name: "auth-demo", targets: ["AuthDemo"]),
     ],
@@ -70,6 +71,12 @@ let package = Package(
         .target(
             name: "AuthTesting",
             dependencies: ["AuthCore", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        // An @Observable model of an account's state (Observation ships with the toolchain).
+        .target(
+            name: "AuthObservation",
+            dependencies: ["AuthCore"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -282,7 +289,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "AuthCore", "AuthHTTPClient", "AuthTestServer", "AuthTesting", "AuthSQLiteStore", "AuthFileStore",
-                "AuthCookie", "AuthMFA", "AuthSigning", "AuthCache", "AuthMigration", "AuthOAuth2", "AuthPostgresStore", "auth-store-worker", "AuthDemo",
+                "AuthCookie", "AuthMFA", "AuthSigning", "AuthCache", "AuthMigration", "AuthOAuth2", "AuthPostgresStore", "AuthObservation", "auth-store-worker", "AuthDemo",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "JWTKit", package: "jwt-kit"),

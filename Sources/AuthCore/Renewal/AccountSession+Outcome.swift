@@ -37,7 +37,8 @@ extension AccountSession {
 
     /// Publishes a renewal's outcome, unless a sign-in or sign-out happened meanwhile.
     func finishRenewal(_ outcome: RenewalOutcome<Strategy.Value>, flight: RenewalFlight<Strategy.Value>, _ renewal: Renewal) -> Result<Strategy.Value, any Error> {
-        if inFlight === flight { inFlight = nil }
+        // Cleared last, so observers see the outcome, not the old credential in between.
+        defer { if inFlight === flight { inFlight = nil } }
         guard renewal.generation == generation else { return superseded() }
         persisting = false
         switch outcome {
@@ -55,7 +56,8 @@ extension AccountSession {
     /// Uses a renewed credential the store could not take yet, while the renewal retries the write.
     func publishUnpersisted(_ value: Strategy.Value, at: Date, flight: RenewalFlight<Strategy.Value>, _ renewal: Renewal, reason: String) {
         guard renewal.generation == generation else { return }
-        if inFlight === flight { inFlight = nil }
+        // Cleared last, so observers see the outcome, not the old credential in between.
+        defer { if inFlight === flight { inFlight = nil } }
         persisting = true
         set(value, obtainedAt: at)
         events.emit(.persistFailed(account, reason: reason))
@@ -81,7 +83,8 @@ extension AccountSession {
 
     /// Records a failed renewal and returns the result every waiter gets.
     func failRenewal(_ error: any Error, flight: RenewalFlight<Strategy.Value>, _ renewal: Renewal) -> Result<Strategy.Value, any Error> {
-        if inFlight === flight { inFlight = nil }
+        // Cleared last, so observers see the outcome, not the old credential in between.
+        defer { if inFlight === flight { inFlight = nil } }
         guard renewal.generation == generation else { return superseded() }
         persisting = false
         var error = error

@@ -75,6 +75,8 @@ public actor AccountSession<Strategy: AuthStrategy> {
     /// The last `Date` field seen (``observeServerDateField(_:)``); a concrete type, so reading it
     /// needs no generic metadata.
     nonisolated let lastDateField = Mutex<String?>(nil)
+    /// Who follows ``states()``, and what they were last told.
+    nonisolated let stateObservers = Mutex(StateObservers())
     /// The change follower of the coordinator that made this session, if its store has a feed.
     nonisolated let changeFollower = Mutex<ChangeFollower?>(nil)
 
@@ -107,6 +109,7 @@ public actor AccountSession<Strategy: AuthStrategy> {
             state.ready = ready
             state.renewal = renewal
         }
+        publishState()
     }
 
     /// Creates a session; prefer ``RenewalCoordinator/session(for:strategy:)``.
@@ -314,7 +317,7 @@ public actor AccountSession<Strategy: AuthStrategy> {
         shared.withLock { $0.skew = skew }
     }
 
-    private func load() async throws {
+    func load() async throws {
         let started = generation
         do {
             let stored = try await vault.loadRecord(Strategy.Value.self, for: account)
@@ -334,12 +337,14 @@ public actor AccountSession<Strategy: AuthStrategy> {
             return !state.storeFaulted
         }
         if first { events.emit(.storeUnavailable(account, reason: error.message)) }
+        publishStoreFault(error.message)
         return AuthError(code: .storage, message: "\(what): \(error.message)", account: account, underlying: error)
     }
 
     /// Ends a store failure episode.
     nonisolated func storeRecovered() {
         shared.withLock { $0.storeFaulted = false }
+        publishStoreFault(nil)
     }
 
     func giveBackReservation() {
