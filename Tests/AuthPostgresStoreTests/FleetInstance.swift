@@ -1,3 +1,4 @@
+import AuthCache
 import AuthCore
 import AuthHTTPClient
 import AuthPostgresStore
@@ -13,11 +14,12 @@ struct FleetInstance {
     let events: AuthEvents
     let container: AuthContainer
 
-    static func make(_ cluster: PostgresTestCluster, server: AuthTestServer, transport: HTTPClientTransport, account: AccountKey, changeFeed: PostgresChangeFeedOptions? = .init(), operationTimeout: Duration = .seconds(10)) async throws -> FleetInstance {
+    static func make(_ cluster: PostgresTestCluster, server: AuthTestServer, transport: HTTPClientTransport, account: AccountKey, changeFeed: PostgresChangeFeedOptions? = .init(), operationTimeout: Duration = .seconds(10), credentialCache: Duration? = nil) async throws -> FleetInstance {
         let container = AuthContainer()
         container.useHTTPClient(transport)
         let store = try await PostgresCredentialStore.open(configuration: PostgresSuites.PostgresCredentialStoreTests.configuration(cluster), lockTimeout: .seconds(5), operationTimeout: operationTimeout, changeFeed: changeFeed)
         container.override(CredentialStoreKey.self, with: store)
+        if let credentialCache { container.useCredentialCache(lifetime: credentialCache) }
         let refresher = OAuth2RefreshTokenRefresher(tokenEndpoint: server.baseURL.appending(path: "auth/refresh"), clientID: "fleet", transport: transport)
         let client = container.makeClient(for: account, strategy: BearerStrategy(allowedHosts: AllowedHosts(origin: server.baseURL), refresher: refresher))
         return FleetInstance(store: store, client: client, events: container[AuthEventsKey.self], container: container)
@@ -49,10 +51,10 @@ struct FleetInstance {
     }
 
     /// How long until requests to `/me` stop being sent (they fail with `notSignedIn`), polled
-    /// every 20 ms up to `limit`; nil when they are still sent then. `last` is the last outcome.
-    func timeUntilSignedOut(_ server: AuthTestServer, limit: Duration = .seconds(10)) async -> (elapsed: Duration?, last: String) {
+    /// every 20 ms up to `limit`, counted from `start`; nil when they are still sent then. `last`
+    /// is the last outcome.
+    func timeUntilSignedOut(_ server: AuthTestServer, since start: ContinuousClock.Instant = .now, limit: Duration = .seconds(10)) async -> (elapsed: Duration?, last: String) {
         let clock = ContinuousClock()
-        let start = clock.now
         var last = ""
         while clock.now - start < limit {
             last = await me(server)

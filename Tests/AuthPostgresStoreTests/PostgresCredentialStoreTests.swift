@@ -113,7 +113,8 @@ extension PostgresSuites {
                 let acquiredAt = try await patient.withRefreshLock(for: account) { clock.now }
                 try await holdingTask.value
                 let released = try #require(releasedAt.withLock { $0 })
-                #expect(acquiredAt - released < .milliseconds(40), "the waiter got the lock \(acquiredAt - released) after its release")
+                #expect(acquiredAt >= released, "the waiter got the lock while it was held")
+            #expect(acquiredAt - released < .milliseconds(500), "the waiter got the lock \(acquiredAt - released) after its release")
                 // Another account's lock is independent.
                 #expect(try await impatient.withRefreshLock(for: AccountKey(namespace: "n", account: "b")) { true })
                 for store in [holder, impatient, patient] { await store.close() }

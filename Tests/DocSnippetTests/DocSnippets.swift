@@ -6,6 +6,7 @@ import AuthCore
 import AuthFileStore
 import AuthHTTPClient
 import AuthMFA
+import AuthObservation
 import AuthMigration
 import AuthOAuth2
 import AuthPostgresStore
@@ -271,6 +272,13 @@ import Testing
             [.userAgent: "MyApp/1", HTTPField.Name("X-Service-Token")!: token],
             secretFields: SecretFields(headers: ["X-Service-Token"]),
             secretScope: CredentialScope(allowedHosts: AllowedHosts(["api.example.com"])))
+    }
+
+    /// Sources/AuthCore/Renewal/AccountSession+State.swift:40
+    static func AuthCore_Renewal_AccountSession_State_40() async throws {
+        for await state in client.session.states() {
+            if case .reauthenticationRequired = state { showSignIn(client.account) }
+        }
     }
 
     /// Sources/AuthCore/Renewal/RenewalCoordinator.swift:7
@@ -623,6 +631,12 @@ import Testing
     /// Sources/AuthOAuth2/Revocation/OAuth2Client+Revocation.swift:28
     static func AuthOAuth2_Revocation_OAuth2Client_Revocation_28() async throws {
         try await app.signOut(aliceClient)
+    }
+
+    /// Sources/AuthObservation/AccountStateModel.swift:8
+    static func AuthObservation_AccountStateModel_8() async throws {
+        let model = AccountStateModel(session: client.session)
+        // In a view: if case .reauthenticationRequired = model.state { SignInButton() }
     }
 
     /// Sources/AuthPostgresStore/Container/AuthContainer+PostgresStore.swift:9

@@ -20,10 +20,12 @@ extension AccountSession: StoreReconciling {
     /// renewed or signed in elsewhere is adopted; one removed elsewhere is dropped (a `signedOut`
     /// event), so that requests stop sending it.
     ///
-    /// Nothing changes when the read fails (an unreachable store is not a sign-out), while this
-    /// process renews the account (the renewal re-reads under the refresh lock and is fenced), or
-    /// when this process changed the credential while the read ran (its change is newer). Calls
-    /// made while one runs are folded into one more read after it.
+    /// Nothing changes when the read fails (an unreachable store is not a sign-out), or when this
+    /// process changed the credential while the read ran (its change is newer). While the session
+    /// cannot take a change (not loaded yet, renewing, storing a renewed credential) the re-read
+    /// waits and runs as soon as it can, so a change that arrives during a renewal is not lost.
+    /// Calls made while one runs are folded into one more read after it. A recorded failure
+    /// stays when the credential was removed (the removal is what the failure did).
     func reconcileWithStore() async {
         guard !reconciling else {
             reconcileAgain = true
@@ -37,8 +39,18 @@ extension AccountSession: StoreReconciling {
         } while reconcileAgain
     }
 
+    /// Runs a re-read that had to wait, once the session can take it.
+    func reconcileIfPending() {
+        guard reconcilePending, loaded, inFlight == nil, !persisting else { return }
+        reconcilePending = false
+        Task { await self.reconcileWithStore() }
+    }
+
     private func reconcileOnce() async {
-        guard loaded, inFlight == nil, !persisting else { return }
+        guard loaded, inFlight == nil, !persisting else {
+            reconcilePending = true
+            return
+        }
         let revision = self.revision
         let stored: StoredCredential<Strategy.Value>?
         do {
@@ -46,9 +58,12 @@ extension AccountSession: StoreReconciling {
         } catch {
             return  // unreachable or unreadable: keep what is in memory; a request's own read reports it
         }
-        guard revision == self.revision, inFlight == nil, !persisting else { return }
+        guard revision == self.revision, inFlight == nil, !persisting else {
+            reconcilePending = true
+            return
+        }
         guard let stored else {
-            if current != nil { dropCredentialRemovedElsewhere() }
+            if current != nil, failure == nil { dropCredentialRemovedElsewhere() }
             return
         }
         guard stored.credential != current, stored.credential != failedCredential else { return }

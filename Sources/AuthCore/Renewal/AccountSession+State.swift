@@ -39,7 +39,7 @@ extension AccountSession {
     ///
     /// ```swift
     /// for await state in client.session.states() {
-    ///     if case .reauthenticationRequired = state { showSignIn() }
+    ///     if case .reauthenticationRequired = state { showSignIn(client.account) }
     /// }
     /// ```
     public nonisolated func states() -> AsyncStream<AccountState> {

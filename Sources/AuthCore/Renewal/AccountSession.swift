@@ -50,6 +50,9 @@ public actor AccountSession<Strategy: AuthStrategy> {
     /// A re-read of the store after a change elsewhere is running; another was asked for meanwhile.
     var reconciling = false
     var reconcileAgain = false
+    /// A change elsewhere arrived while the session could not take it (not loaded yet, renewing,
+    /// storing a renewed credential): the store is re-read as soon as it can.
+    var reconcilePending = false
     /// When ``current`` was obtained, in server time: its lifetime bounds the leeway.
     var obtainedAt = Date.distantPast
     var loaded = false { didSet { publish() } }
@@ -64,7 +67,7 @@ public actor AccountSession<Strategy: AuthStrategy> {
     /// Bumped by every sign-in and sign-out; a renewal started under an older one is discarded.
     var generation: UInt64 = 0
     /// A renewed credential is in use but not yet stored: no further renewal until it is.
-    var persisting = false
+    var persisting = false { didSet { reconcileIfPending() } }
 
     /// What a request may read without entering the actor: the credential while it is loaded,
     /// no renewal is in flight and no failure is recorded (nil otherwise), the renewal in flight
@@ -110,6 +113,7 @@ public actor AccountSession<Strategy: AuthStrategy> {
             state.renewal = renewal
         }
         publishState()
+        reconcileIfPending()
     }
 
     /// Creates a session; prefer ``RenewalCoordinator/session(for:strategy:)``.

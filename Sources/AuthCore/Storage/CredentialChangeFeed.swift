@@ -10,7 +10,9 @@ public enum CredentialChange: Sendable, Hashable {
 
 /// A store capability: it tells its users when records change, including changes made by other
 /// processes or machines sharing it, so that a process can serve credentials from memory and
-/// still never use one that was replaced or signed out elsewhere.
+/// still stop using one that was replaced or signed out elsewhere as soon as the change reaches
+/// it (the notification's latency), or within the store's read-through bound while its
+/// notifications cannot arrive.
 ///
 /// ``RenewalCoordinator`` subscribes when its vault's store has this capability: on a change it
 /// has every session of the account re-read the store (``CredentialChange/unknown``: every
@@ -23,6 +25,7 @@ public enum CredentialChange: Sendable, Hashable {
 /// and then at a bounded interval until it knows again (the read-through bound), and once more
 /// when it is back.
 public protocol CredentialChangeFeed: Sendable {
-    /// A new subscription to the store's changes; it ends when the iterating task is cancelled.
+    /// A new subscription to the store's changes; it ends when the iterating task is cancelled
+    /// or the store is closed.
     func credentialChanges() -> AsyncStream<CredentialChange>
 }

@@ -27,6 +27,12 @@ final class PostgresChangeFeed: Sendable {
         var records: [CredentialKey: Envelope?] = [:]
         var subscribers: [UInt64: AsyncStream<CredentialChange>.Continuation] = [:]
         var nextSubscriber: UInt64 = 0
+        /// The listening attempt running now, and its connection.
+        var attempt: Task<Void, any Error>?
+        var connection: PostgresConnection?
+        /// The heartbeat notification awaited, and whether it came back.
+        var ping: String?
+        var pong = false
     }
 
     init(options: PostgresChangeFeedOptions) {
@@ -40,7 +46,8 @@ final class PostgresChangeFeed: Sendable {
     func start(client: PostgresClient, logger: Logger) {
         let listening = Task { await self.listen(client, logger: logger) }
         let ticking = Task { await self.tick() }
-        tasks.withLock { $0 = [listening, ticking] }
+        let beating = Task { await self.heartbeat(client, logger: logger) }
+        tasks.withLock { $0 = [listening, ticking, beating] }
     }
 
     /// Stops listening and ends every subscription.
@@ -56,13 +63,24 @@ final class PostgresChangeFeed: Sendable {
 
     private func listen(_ client: PostgresClient, logger: Logger) async {
         while !Task.isCancelled {
-            do {
+            // Each attempt in a task of its own, which the heartbeat cancels when the connection
+            // stopped delivering without failing (a half-open socket, a stopped backend).
+            let attempt = Task {
                 try await client.withConnection { connection in
+                    self.state.withLock { $0.connection = connection }
                     try await connection.listen(on: Self.channel) { notifications in
                         self.connectionChanged(connected: true)
                         logger.debug("the change feed is listening")
                         for try await notification in notifications { self.received(notification.payload) }
                     }
+                }
+            }
+            state.withLock { $0.attempt = attempt }
+            do {
+                try await withTaskCancellationHandler {
+                    try await attempt.value
+                } onCancel: {
+                    attempt.cancel()
                 }
             } catch {
                 logger.debug("the change feed was lost", metadata: ["error": "\(type(of: error))"])
@@ -72,6 +90,35 @@ final class PostgresChangeFeed: Sendable {
                 connectionChanged(connected: false)
             }
             try? await Task.sleep(for: options.retryInterval)
+        }
+    }
+
+    /// Every ``PostgresChangeFeedOptions/heartbeatInterval`` while connected: notifies the
+    /// channel from another connection and expects it back on the listening one within the same
+    /// interval; when it does not come back (or cannot be sent), the feed is treated as lost.
+    private func heartbeat(_ client: PostgresClient, logger: Logger) async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: options.heartbeatInterval)
+            guard isConnected else { continue }
+            let ping = "ping:\(UUID().uuidString)"
+            state.withLock { state in
+                state.ping = ping
+                state.pong = false
+            }
+            // Sent in a task of its own: a pool that cannot connect must not hold the check up.
+            let sending = Task { _ = try? await client.query("SELECT pg_notify(\(Self.channel), \(ping))", logger: logger).collect() }
+            let deadline = ContinuousClock.now + options.heartbeatInterval
+            while ContinuousClock.now < deadline, !state.withLock({ $0.pong }), !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+            sending.cancel()
+            guard !Task.isCancelled, !state.withLock({ $0.pong }), isConnected else { continue }
+            logger.warning("the change feed stopped delivering (no heartbeat); reading through until it is back")
+            connectionChanged(connected: false)
+            // Closed, not handed back: the pool must not give a dead connection to a read.
+            let (attempt, connection) = state.withLock { ($0.attempt, $0.connection) }
+            try? await connection?.close()
+            attempt?.cancel()
         }
     }
 
@@ -91,8 +138,15 @@ final class PostgresChangeFeed: Sendable {
         broadcast(.unknown)
     }
 
-    /// A notification: `<namespace hex>.<account hex>`, or `*` (a name too long to carry).
+    /// A notification: `<namespace hex>.<account hex>`, `*` (a name too long to carry), or this
+    /// feed's heartbeat (`ping:<id>`, another instance's is ignored).
     private func received(_ payload: String) {
+        if payload.hasPrefix("ping:") {
+            state.withLock { state in
+                if state.ping == payload { state.pong = true }
+            }
+            return
+        }
         let parts = payload.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, let namespace = Self.utf8(hex: parts[0]), let account = Self.utf8(hex: parts[1]) else {
             forgetAll()
@@ -157,8 +211,12 @@ final class PostgresChangeFeed: Sendable {
         return stream
     }
 
+    /// Sends `change` to every subscriber; one whose buffer is full (a burst of changes) gets
+    /// `.unknown` as its newest, so that a dropped change still leads to a re-read.
     private func broadcast(_ change: CredentialChange) {
-        for subscriber in state.withLock({ Array($0.subscribers.values) }) { subscriber.yield(change) }
+        for subscriber in state.withLock({ Array($0.subscribers.values) }) {
+            if case .dropped = subscriber.yield(change) { subscriber.yield(.unknown) }
+        }
     }
 
     static func utf8(hex: Substring) -> String? {

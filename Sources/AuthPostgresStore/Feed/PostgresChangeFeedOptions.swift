@@ -1,8 +1,9 @@
 /// How a ``PostgresCredentialStore`` follows the changes other machines make (`LISTEN/NOTIFY`).
 public struct PostgresChangeFeedOptions: Sendable {
     /// While the notification connection is lost, how often every session re-reads its credential
-    /// from the database (and `get` reads through): the longest a credential replaced or signed
-    /// out elsewhere can still be used here while notifications cannot arrive.
+    /// from the database (and `get` reads through): once the loss is known (at once for a closed
+    /// connection, within two ``heartbeatInterval``s for one that stopped delivering), the
+    /// longest a credential replaced or signed out elsewhere is still used here, plus one read.
     public var readThroughInterval: Duration
     /// How long to wait before connecting the feed again after it was lost.
     public var retryInterval: Duration
@@ -11,12 +12,19 @@ public struct PostgresChangeFeedOptions: Sendable {
     public var cachesRecords: Bool
     /// The most records kept in memory; past it the memory is cleared and filled again.
     public var maximumCachedRecords: Int
+    /// How often the feed checks that notifications still arrive (it sends one to itself and
+    /// expects it back within the same interval); a connection that stopped delivering without
+    /// failing (a half-open socket after a partition or failover, a pooler that drops `LISTEN`)
+    /// is then treated as lost.
+    public var heartbeatInterval: Duration
 
-    /// Options; the defaults re-read every 5 s while the feed is lost and try it again every second.
-    public init(readThroughInterval: Duration = .seconds(5), retryInterval: Duration = .seconds(1), cachesRecords: Bool = true, maximumCachedRecords: Int = 10_000) {
+    /// Options; the defaults re-read every 5 s while the feed is lost, try it again every second,
+    /// and check it every 5 s.
+    public init(readThroughInterval: Duration = .seconds(5), retryInterval: Duration = .seconds(1), cachesRecords: Bool = true, maximumCachedRecords: Int = 10_000, heartbeatInterval: Duration = .seconds(5)) {
         self.readThroughInterval = readThroughInterval
         self.retryInterval = retryInterval
         self.cachesRecords = cachesRecords
         self.maximumCachedRecords = maximumCachedRecords
+        self.heartbeatInterval = heartbeatInterval
     }
 }

@@ -1,45 +1,104 @@
 public import AuthCore
+import Foundation
 import Logging
 import PostgresNIO
+import Synchronization
 
 extension PostgresCredentialStore: RefreshLocking {
     /// Runs `body` holding a transaction-scoped advisory lock for `account` on one leased
     /// connection: every machine's renewal of the account waits for it, and wakes as soon as it is
     /// released (no polling); the account's records are then read from the database, not from
-    /// memory, so the previous holder's write is seen. A holder that dies (process killed, connection cut) releases it with
-    /// its session: there is no lease to wait out.
+    /// memory, so the previous holder's write is seen. A holder whose process dies or whose
+    /// connection closes releases it with its session: there is no lease to wait out. (A holder cut
+    /// off by a network partition keeps it until the server notices the dead connection: set the
+    /// server's `tcp_keepalives_*` or `client_connection_check_interval` for that case.)
     ///
-    /// The wait is bounded by ``lockTimeout`` (PostgreSQL's `lock_timeout`, for this transaction
-    /// only); then the store is `.unavailable` (never "signed out"). What `body` throws passes as
-    /// it is: a renewal's own errors are not the store's.
+    /// Waiting is bounded: for a connection by ``operationTimeout`` (the database unreachable), for
+    /// the lock by ``lockTimeout`` (PostgreSQL's `lock_timeout`, for this transaction only); then
+    /// the store is `.unavailable` (never "signed out"). The transaction is exempt from the server's
+    /// `idle_in_transaction_session_timeout` while `body` runs. What `body` throws passes as it
+    /// is: a renewal's own errors are not the store's.
     public func withRefreshLock<T: Sendable>(for account: AccountKey, _ body: @Sendable () async throws -> T) async throws -> T {
-        let name = "authkit-refresh/\(account.namespace)/\(account.account)"
+        // The names as bytes, each ended by NUL (which no text can hold): any name works, and no
+        // two accounts share a lock.
+        let name = Data("authkit-refresh".utf8 + [0] + account.namespace.utf8 + [0] + account.account.utf8)
         let timeout = "\(max(1, Int(lockTimeout.components.seconds * 1_000 + lockTimeout.components.attoseconds / 1_000_000_000_000_000)))ms"
-        var finished: Result<T, any Error>?
+        let leaseLimit = operationTimeout
+        let leased = LeaseFlag()
+        let outcome: Result<T, any Error>
         do {
-            try await client.withTransaction(logger: logger) { connection in
-                // Rows drained: a query returns when its columns are described, before it has run.
-                for try await _ in try await connection.query("SELECT set_config('lock_timeout', \(timeout), true)", logger: logger) {}
-                for try await _ in try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(name), 0))", logger: logger) {}
-                // What the previous holder wrote is committed, but its notification may not have
-                // arrived: the renewal's re-read must come from the database, not from memory.
-                feed?.forget(account)
-                do {
-                    finished = .success(try await body())
-                } catch {
-                    finished = .failure(error)
+            outcome = try await withoutActuallyEscaping(body) { body in
+                try await withThrowingTaskGroup(of: Result<T, any Error>?.self) { group in
+                    group.addTask { [self] in
+                        try await client.withConnection { connection in
+                            leased.value.store(true, ordering: .relaxed)
+                            return try await locked(connection, name: name, timeout: timeout, account: account, body)
+                        }
+                    }
+                    group.addTask {
+                        try await Task.sleep(for: leaseLimit)
+                        guard leased.value.load(ordering: .relaxed) else {
+                            throw CredentialStoreError.unavailable("the PostgreSQL store gave no connection within \(leaseLimit) while taking the refresh lock of \(account)")
+                        }
+                        return nil
+                    }
+                    defer { group.cancelAll() }
+                    while let next = try await group.next() {
+                        if let outcome = next { return outcome }
+                    }
+                    throw CredentialStoreError.unavailable("the refresh lock of \(account) was not taken")
                 }
             }
+        } catch let error as CredentialStoreError {
+            throw error
+        } catch where Self.sqlState(of: error) == "55P03" {
+            throw CredentialStoreError.unavailable("another machine has held the refresh lock of \(account) for longer than \(lockTimeout)")
         } catch {
-            // The body ran and only ending the transaction failed: the lock went with it.
-            if let finished { return try finished.get() }
-            if Self.sqlState(of: error) == "55P03" {
-                throw CredentialStoreError.unavailable("another machine has held the refresh lock of \(account) for longer than \(lockTimeout)")
-            }
-            try await Self.unavailableOnFailure("taking the refresh lock of \(account)") { throw error }
+            return try await Self.unavailableOnFailure("taking the refresh lock of \(account)") { throw error }
         }
-        guard let finished else { throw CredentialStoreError.unavailable("the refresh lock of \(account) was taken but the renewal did not run") }
-        return try finished.get()
+        return try outcome.get()  // the body's own error passes as it is
+    }
+
+    /// The transaction on `connection`: the lock, then `body`, then the commit. A failure of the
+    /// body comes back as the result; a failure of the lock or of the commit is thrown, after the
+    /// transaction was rolled back or the connection closed (a pooled connection never goes back
+    /// inside a transaction or holding the lock).
+    private func locked<T: Sendable>(_ connection: PostgresConnection, name: Data, timeout: String, account: AccountKey, _ body: @Sendable () async throws -> T) async throws -> Result<T, any Error> {
+        do {
+            // Rows drained: a query returns when its columns are described, before it has run.
+            for try await _ in try await connection.query("BEGIN", logger: logger) {}
+            for try await _ in try await connection.query("SELECT set_config('lock_timeout', \(timeout), true), set_config('idle_in_transaction_session_timeout', '0', true)", logger: logger) {}
+            for try await _ in try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(encode(\(name), 'hex'), 0))", logger: logger) {}
+        } catch {
+            await end(connection, "ROLLBACK")
+            throw error
+        }
+        // What the previous holder wrote is committed, but its notification may not have
+        // arrived: the renewal's re-read must come from the database, not from memory.
+        feed?.forget(account)
+        let result: Result<T, any Error>
+        do {
+            result = .success(try await body())
+        } catch {
+            result = .failure(error)
+        }
+        if await !end(connection, "COMMIT"), case .success = result {
+            logger.warning("the refresh lock's transaction did not commit; the lock was released with its connection", metadata: ["account": "\(account)"])
+        }
+        return result
+    }
+
+    /// Ends the transaction; when that fails, closes the connection (its session, and the lock,
+    /// end with it). Returns whether the statement succeeded.
+    @discardableResult
+    private func end(_ connection: PostgresConnection, _ statement: PostgresQuery) async -> Bool {
+        do {
+            for try await _ in try await connection.query(statement, logger: logger) {}
+            return true
+        } catch {
+            try? await connection.close()
+            return false
+        }
     }
 
     /// The SQLSTATE of a server error, also inside a transaction's error.
@@ -47,4 +106,9 @@ extension PostgresCredentialStore: RefreshLocking {
         let server = (error as? PSQLError) ?? ((error as? PostgresTransactionError)?.closureError as? PSQLError)
         return server?.serverInfo?[.sqlState]
     }
+}
+
+/// Whether the refresh lock's connection was leased (then only the lock's own timeout applies).
+final class LeaseFlag: Sendable {
+    let value = Atomic<Bool>(false)
 }

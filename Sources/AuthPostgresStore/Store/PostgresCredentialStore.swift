@@ -169,21 +169,14 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
         }
     }
 
-    /// ``unavailableOnFailure(_:_:)`` within ``operationTimeout``.
+    /// ``unavailableOnFailure(_:_:)`` within ``operationTimeout``: at the deadline the caller gets
+    /// `.unavailable` at once, whether or not the operation ends when cancelled (a query on a
+    /// connection that stopped answering may not; it is left to end by itself).
     func timed<T: Sendable>(_ what: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
         let timeout = operationTimeout
         return try await Self.unavailableOnFailure(what) {
-            try await withThrowingTaskGroup(of: T?.self) { group in
-                group.addTask { try await body() }
-                group.addTask {
-                    try await Task.sleep(for: timeout)
-                    return nil
-                }
-                defer { group.cancelAll() }
-                guard let first = try await group.next(), let value = first else {
-                    throw CredentialStoreError.unavailable("the PostgreSQL store did not answer within \(timeout) while \(what)")
-                }
-                return value
+            try await Deadline.run(within: timeout, body) {
+                CredentialStoreError.unavailable("the PostgreSQL store did not answer within \(timeout) while \(what)")
             }
         }
     }
