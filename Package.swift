@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "AuthOAuth2", targets: ["AuthOAuth2"]),
         .library(name: "AuthPostgresStore", targets: ["AuthPostgresStore"]),
         .library(name: "AuthObservation", targets: ["AuthObservation"]),
+        .library(name: "AuthTelemetry", targets: ["AuthTelemetry"]),
         .library(name: "AuthTestServer", targets: ["AuthTestServer"]),
         .executable(name: "auth-demo", targets: ["AuthDemo"]),
     ],
@@ -34,6 +35,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
@@ -72,6 +75,16 @@ let package = Package(
         .target(
             name: "AuthTesting",
             dependencies: ["AuthCore", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        // Metrics and spans (swift-metrics, swift-distributed-tracing), outside AuthCore.
+        .target(
+            name: "AuthTelemetry",
+            dependencies: [
+                "AuthCore",
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
             swiftSettings: swiftSettings
         ),
         // An @Observable model of an account's state (Observation ships with the toolchain).
@@ -248,9 +261,20 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "AuthTelemetryTests",
+            dependencies: [
+                "AuthTelemetry", "AuthCore", "AuthTestServer", "AuthHTTPClient", "AuthTesting",
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "AuthPostgresStoreTests",
             dependencies: [
                 "AuthPostgresStore", "AuthCore", "AuthCache", "AuthTesting", "AuthTestServer", "AuthHTTPClient", "auth-store-worker",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
@@ -306,7 +330,7 @@ let package = Package(
             name: "DocSnippetTests",
             dependencies: [
                 "AuthCore", "AuthHTTPClient", "AuthTestServer", "AuthTesting", "AuthSQLiteStore", "AuthFileStore",
-                "AuthCookie", "AuthMFA", "AuthSigning", "AuthCache", "AuthMigration", "AuthOAuth2", "AuthPostgresStore", "AuthObservation",
+                "AuthCookie", "AuthMFA", "AuthSigning", "AuthCache", "AuthMigration", "AuthOAuth2", "AuthPostgresStore", "AuthObservation", "AuthTelemetry",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

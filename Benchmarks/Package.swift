@@ -37,6 +37,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
     ],
     targets: [
         .target(
@@ -104,6 +106,12 @@ let package = Package(
         benchmarkTarget("TOTP", dependencies: [
             .product(name: "AuthMFA", package: "AuthKit"),
             .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        benchmarkTarget("Telemetry", dependencies: [
+            .product(name: "AuthCore", package: "AuthKit"),
+            .product(name: "AuthTelemetry", package: "AuthKit"),
+            .product(name: "CoreMetrics", package: "swift-metrics"),
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
         ]),
         benchmarkTarget("PostgresStore", dependencies: [
             .product(name: "AuthCore", package: "AuthKit"),

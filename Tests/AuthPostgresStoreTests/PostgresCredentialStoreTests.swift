@@ -4,6 +4,7 @@ import AuthPostgresStore
 import AuthTestServer
 import AuthTesting
 import Foundation
+import Logging
 import PostgresNIO
 import Synchronization
 import Testing
@@ -114,10 +115,31 @@ extension PostgresSuites {
                 try await holdingTask.value
                 let released = try #require(releasedAt.withLock { $0 })
                 #expect(acquiredAt >= released, "the waiter got the lock while it was held")
-            #expect(acquiredAt - released < .milliseconds(500), "the waiter got the lock \(acquiredAt - released) after its release")
+                #expect(acquiredAt - released < .milliseconds(500), "the waiter got the lock \(acquiredAt - released) after its release")
                 // Another account's lock is independent.
                 #expect(try await impatient.withRefreshLock(for: AccountKey(namespace: "n", account: "b")) { true })
                 for store in [holder, impatient, patient] { await store.close() }
+            }
+        }
+
+        /// What the store and postgres-nio log, at trace level, never holds a credential: values
+        /// go to the server as bound parameters.
+        @Test func nothingLoggedHoldsASecret() async throws {
+            try await PostgresTestCluster.withCluster { cluster in
+                let capture = CapturingLogHandler.Capture()
+                var logger = Logger(label: "store") { _ in CapturingLogHandler(capture: capture) }
+                logger.logLevel = .trace
+                let store = try await PostgresCredentialStore.open(configuration: Self.configuration(cluster), logger: logger)
+                let key = AccountKey(namespace: "n", account: "a").item("credential")
+                let first = Envelope(kind: "bearer", payload: Data("s3cret-first-token".utf8), updatedAt: Date(timeIntervalSince1970: 1_700_000_000))
+                let second = Envelope(kind: "bearer", payload: Data("s3cret-second-token".utf8), updatedAt: Date(timeIntervalSince1970: 1_700_000_001))
+                try await store.put(first, for: key)
+                #expect(try await store.get(key) == first)
+                #expect(try await store.withRefreshLock(for: key.accountKey) { try await store.replace(key, ifCurrent: first, with: second) })
+                try await store.delete(key)
+                #expect(await eventually { !capture.all.isEmpty })
+                #expect(!capture.text.contains("s3cret"))
+                await store.close()
             }
         }
     }

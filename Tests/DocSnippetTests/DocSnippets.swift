@@ -12,6 +12,7 @@ import AuthOAuth2
 import AuthPostgresStore
 import AuthSQLiteStore
 import AuthSigning
+import AuthTelemetry
 import AuthTestServer
 import AuthTesting
 import Crypto
@@ -799,6 +800,23 @@ import Testing
             keyID: "k", key: .hmacSHA256(SymmetricKey(data: sharedSecret)), components: [.header("example-dict", structured: true)],
             structuredFields: StructuredFieldKind.registered.merging(["example-dict": .dictionary]) { $1 }
         )
+    }
+
+    /// Sources/AuthTelemetry/AuthContainer+Telemetry.swift:11
+    static func AuthTelemetry_AuthContainer_Telemetry_11() async throws {
+        let telemetry = container.useTelemetry()
+    }
+
+    /// Sources/AuthTelemetry/AuthTelemetry.swift:24
+    static func AuthTelemetry_AuthTelemetry_24() async throws {
+        let telemetry = container.useTelemetry()   // MetricsSystem's factory, InstrumentationSystem's tracer
+    }
+
+    /// Sources/AuthTelemetry/TelemetryTokenRefresher.swift:9
+    static func AuthTelemetry_TelemetryTokenRefresher_9() async throws {
+        let telemetry = container.useTelemetry()
+        let refresher = OAuth2RefreshTokenRefresher(tokenEndpoint: URL(string: "https://auth.example.com/token")!, clientID: "app", transport: transport)
+        let strategy = BearerStrategy(allowedHosts: AllowedHosts(["api.example.com"]), refresher: TelemetryTokenRefresher(refresher, telemetry: telemetry, account: alice))
     }
 
     /// Sources/AuthTestServer/Faults/Fault.swift:3

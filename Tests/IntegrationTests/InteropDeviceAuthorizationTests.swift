@@ -61,9 +61,11 @@ struct InteropDeviceAuthorizationTests {
     }
 
     /// A clock whose sleeps return at once polls faster than the server allows: each
-    /// `slow_down` adds 5 s to the interval, and the code's 60 s lifetime ends the polling.
+    /// `slow_down` adds 5 s to the interval, and the code's 60 s lifetime ends the polling. The
+    /// server's interval is 5 s, so that a poll that a loaded machine delays by a second is still
+    /// too fast (at 1 s it was not, once in CI).
     @Test func slowDownAddsFiveSecondsAndTheCodesLifetimeEndsPolling() async throws {
-        try await InteropPeer.run("authlib_provider.py", accessSeconds: 300) { peer in
+        try await InteropPeer.run("authlib_provider.py", accessSeconds: 300, arguments: ["--device-interval", "5"]) { peer in
             try await HTTPClientTransport.withTransport { transport in
                 let clock = ManualClock()
                 let app = OAuth2Client(provider: try InteropOAuth2ProviderTests.provider(peer, transport: transport), clientID: "app", transport: transport, clock: clock)
@@ -72,8 +74,8 @@ struct InteropDeviceAuthorizationTests {
                 await #expect { try await app.pollDeviceAuthorization(device) { progress.record($0) } } throws: { error in
                     (error as? AuthError)?.code == .authorizationFailed && (error as? AuthError)?.message.contains("expired") == true
                 }
-                #expect(Array(clock.sleeps.prefix(4)) == [.seconds(1), .seconds(1), .seconds(6), .seconds(11)])
-                #expect(progress.all.prefix(3) == [.pending(nextPollIn: .seconds(1)), .slowedDown(interval: .seconds(6)), .slowedDown(interval: .seconds(11))])
+                #expect(Array(clock.sleeps.prefix(4)) == [.seconds(5), .seconds(5), .seconds(10), .seconds(15)])
+                #expect(progress.all.prefix(3) == [.pending(nextPollIn: .seconds(5)), .slowedDown(interval: .seconds(10)), .slowedDown(interval: .seconds(15))])
                 #expect(clock.sleeps.reduce(.zero, +) > .seconds(60))
                 #expect(try await peer.counters(transport)["slow_down"] >= 3)
             }

@@ -39,9 +39,9 @@ struct InteropPeer: Sendable {
     ///     crosses exactly one, however slowly a busy machine serves it.
     /// - Throws: ``InteropPeerError`` when the environment is missing (so a test that runs
     ///   without it fails, as on CI) or the server did not start; whatever `body` throws.
-    static func run<T>(_ script: String, accessSeconds: Int = 2, renewedAccessSeconds: Int = 30, _ body: (InteropPeer) async throws -> T) async throws -> T {
+    static func run<T>(_ script: String, accessSeconds: Int = 2, renewedAccessSeconds: Int = 30, arguments extra: [String] = [], _ body: (InteropPeer) async throws -> T) async throws -> T {
         let lifetimes = ["--access-seconds", String(accessSeconds), "--renewed-access-seconds", String(renewedAccessSeconds)]
-        let peer = try await start(script, arguments: ["--port", "0"] + lifetimes)
+        let peer = try await start(script, arguments: ["--port", "0"] + lifetimes + extra)
         do {
             let result = try await body(peer)
             await peer.process.stop()

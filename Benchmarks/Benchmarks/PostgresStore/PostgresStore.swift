@@ -124,37 +124,30 @@ struct BenchmarkFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// `get` on one of the stores against the raw query of the same row, in the same iteration.
+func getBenchmark(_ title: String, _ configuration: Benchmark.Configuration, _ store: KeyPath<Stores, PostgresCredentialStore> & Sendable) {
+    Benchmark(title, configuration: configuration) { (benchmark: Benchmark, stores: Stores) in
+        let subject = stores[keyPath: store]
+        try await Paired.measure(benchmark) {
+            for _ in benchmark.scaledIterations { blackHole(try await rawRead(stores.raw)) }
+        } subject: {
+            for _ in benchmark.scaledIterations { blackHole(try await subject.get(key)) }
+        }
+    } setup: {
+        let stores = try await Stores.start()
+        Cleanup.add { await stores.stop() }
+        return stores
+    } teardown: {
+        await Cleanup.run()
+    }
+}
+
 let benchmarks: @Sendable () -> Void = {
     var paired = Benchmark.Configuration.suite(.microseconds, scaling: .one, warmup: 20, maxDuration: .seconds(3), maxIterations: 2_000)
     paired.metrics = Paired.metrics
 
-    Benchmark("PostgreSQL get from memory (change feed) vs a raw postgres-nio query of the row", configuration: paired) { (benchmark: Benchmark, stores: Stores) in
-        try await Paired.measure(benchmark) {
-            for _ in benchmark.scaledIterations { blackHole(try await rawRead(stores.raw)) }
-        } subject: {
-            for _ in benchmark.scaledIterations { blackHole(try await stores.cached.get(key)) }
-        }
-    } setup: {
-        let stores = try await Stores.start()
-        Cleanup.add { await stores.stop() }
-        return stores
-    } teardown: {
-        await Cleanup.run()
-    }
-
-    Benchmark("PostgreSQL get read from the database (no change feed) vs a raw postgres-nio query of the row", configuration: paired) { (benchmark: Benchmark, stores: Stores) in
-        try await Paired.measure(benchmark) {
-            for _ in benchmark.scaledIterations { blackHole(try await rawRead(stores.raw)) }
-        } subject: {
-            for _ in benchmark.scaledIterations { blackHole(try await stores.direct.get(key)) }
-        }
-    } setup: {
-        let stores = try await Stores.start()
-        Cleanup.add { await stores.stop() }
-        return stores
-    } teardown: {
-        await Cleanup.run()
-    }
+    getBenchmark("PostgreSQL get from memory (change feed) vs a raw postgres-nio query of the row", paired, \.cached)
+    getBenchmark("PostgreSQL get read from the database (no change feed) vs a raw postgres-nio query of the row", paired, \.direct)
 
     var fleet = Benchmark.Configuration.suite(.milliseconds, scaling: .one, warmup: 2, maxDuration: .seconds(20), maxIterations: 40)
     fleet.metrics = Paired.metrics

@@ -1,0 +1,90 @@
+public import AuthCore
+public import CoreMetrics
+public import Tracing
+import Synchronization
+
+/// AuthKit's metrics (swift-metrics) and spans (swift-distributed-tracing): what a service's
+/// dashboards need to see renewals, failures and latency.
+///
+/// Labels are bounded: a metric's dimensions are the account's namespace and an outcome, never an
+/// account id (unless ``includesAccount`` is set) and never a secret; a span's attributes the
+/// method, the server's host, the status, the namespace and an error's code.
+///
+/// Metrics (counters unless said otherwise):
+/// - `authkit_requests` (timer, seconds): each request through the client, with `outcome`
+///   `2xx`…`5xx` or the `AuthError` code;
+/// - `authkit_renewals` with `outcome` `renewed` or `failed`, and `authkit_renewal_duration`
+///   (timer) when the refresher is wrapped in ``TelemetryTokenRefresher``;
+/// - `authkit_reauthentication_required`, `authkit_rate_limited`, `authkit_store_unavailable`,
+///   `authkit_credentials_withheld`, `authkit_revocation_failed`.
+///
+/// Spans: `authkit.request` (client) around each request, `authkit.renewal` around each renewal
+/// through a ``TelemetryTokenRefresher`` (a child of the request that started it).
+///
+/// ```swift
+/// let telemetry = container.useTelemetry()   // MetricsSystem's factory, InstrumentationSystem's tracer
+/// ```
+public final class AuthTelemetry: Sendable {
+    /// Where metrics go.
+    public let metrics: any MetricsFactory
+    /// Where spans go.
+    public let tracer: any Tracer
+    /// Whether the account id is a dimension and an attribute too (its cardinality is the
+    /// number of accounts: opt in only when that is small).
+    public let includesAccount: Bool
+    private let observer = Mutex<Task<Void, Never>?>(nil)
+
+    /// Telemetry to `metrics` and `tracer`.
+    public init(metrics: any MetricsFactory = MetricsSystem.factory, tracer: any Tracer = InstrumentationSystem.tracer, includesAccount: Bool = false) {
+        self.metrics = metrics
+        self.tracer = tracer
+        self.includesAccount = includesAccount
+    }
+
+    deinit {
+        observer.withLock { $0?.cancel() }
+    }
+
+    /// Counts what `events` reports (renewals, failures, rate limiting, store faults) until the
+    /// telemetry is released or ``stop()``.
+    public func observe(_ events: AuthEvents) {
+        let stream = events.stream()
+        let task = Task { [weak self] in
+            for await event in stream {
+                guard let self else { return }
+                self.count(event)
+            }
+        }
+        observer.withLock { previous in
+            previous?.cancel()
+            previous = task
+        }
+    }
+
+    /// Stops counting events.
+    public func stop() {
+        observer.withLock { $0?.cancel() }
+    }
+
+    /// The dimensions of `account` with `extra` after them.
+    func dimensions(_ account: AccountKey?, _ extra: [(String, String)] = []) -> [(String, String)] {
+        var dimensions = [("namespace", account?.namespace ?? "-")]
+        if includesAccount, let account { dimensions.append(("account", account.account)) }
+        return dimensions + extra
+    }
+
+    private func count(_ event: AuthEvent) {
+        let (label, extra): (String, [(String, String)])
+        switch event {
+        case .renewed: (label, extra) = ("authkit_renewals", [("outcome", "renewed")])
+        case .renewalFailed: (label, extra) = ("authkit_renewals", [("outcome", "failed")])
+        case .reauthenticationRequired: (label, extra) = ("authkit_reauthentication_required", [])
+        case .rateLimited: (label, extra) = ("authkit_rate_limited", [])
+        case .storeUnavailable: (label, extra) = ("authkit_store_unavailable", [])
+        case .credentialWithheld: (label, extra) = ("authkit_credentials_withheld", [])
+        case .revocationFailed: (label, extra) = ("authkit_revocation_failed", [])
+        default: return
+        }
+        Counter(label: label, dimensions: dimensions(event.account, extra), factory: metrics).increment()
+    }
+}

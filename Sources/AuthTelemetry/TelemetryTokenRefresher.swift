@@ -1,0 +1,49 @@
+public import AuthCore
+import CoreMetrics
+import Tracing
+
+/// A ``TokenRefresher`` that times each renewal (`authkit_renewal_duration`, with `outcome`
+/// `renewed` or the `AuthError` code) and wraps it in an `authkit.renewal` span, a child of the
+/// request that started it.
+///
+/// ```swift
+/// let telemetry = container.useTelemetry()
+/// let refresher = OAuth2RefreshTokenRefresher(tokenEndpoint: URL(string: "https://auth.example.com/token")!, clientID: "app", transport: transport)
+/// let strategy = BearerStrategy(allowedHosts: AllowedHosts(["api.example.com"]), refresher: TelemetryTokenRefresher(refresher, telemetry: telemetry, account: alice))
+/// ```
+public struct TelemetryTokenRefresher: TokenRefresher {
+    /// The refresher that renews.
+    public let wrapped: any TokenRefresher
+    /// Where metrics and spans go.
+    public let telemetry: AuthTelemetry
+    /// The account renewed (its namespace is the dimension).
+    public let account: AccountKey?
+    private let timers: TimerCache
+
+    /// Wraps `refresher`.
+    public init(_ refresher: any TokenRefresher, telemetry: AuthTelemetry, account: AccountKey?) {
+        self.wrapped = refresher
+        self.telemetry = telemetry
+        self.account = account
+        self.timers = TimerCache(label: "authkit_renewal_duration", telemetry: telemetry, account: account)
+    }
+
+    /// Renews through the wrapped refresher, timed and traced.
+    public func refresh(_ tokens: BearerTokenSet) async throws -> BearerTokenSet {
+        let started = ContinuousClock.now
+        var outcome = "renewed"
+        defer { timers.record(ContinuousClock.now - started, outcome: outcome) }
+        return try await telemetry.tracer.withSpan("authkit.renewal", ofKind: .client) { span in
+            span.attributes["authkit.namespace"] = account?.namespace ?? "-"
+            if telemetry.includesAccount, let account { span.attributes["authkit.account"] = account.account }
+            do {
+                return try await wrapped.refresh(tokens)
+            } catch {
+                outcome = (error as? AuthError)?.code.description ?? "\(type(of: error))"
+                span.attributes["error.type"] = outcome
+                span.setStatus(SpanStatus(code: .error))
+                throw error
+            }
+        }
+    }
+}
