@@ -3,17 +3,22 @@ public import CoreMetrics
 public import Tracing
 
 extension AuthContainer {
-    /// Reports every client of this container to swift-metrics and swift-distributed-tracing (see
-    /// ``AuthTelemetry``): a ``RequestTelemetryMiddleware`` outermost in each client, and the
-    /// container's events counted. Wrap refreshers in ``TelemetryTokenRefresher`` to time and
-    /// trace renewals too.
+    /// Reports the clients this container makes from now on to swift-metrics and
+    /// swift-distributed-tracing (see ``AuthTelemetry``): a ``RequestTelemetryMiddleware``
+    /// outermost in each, and the container's events counted. Wrap refreshers in
+    /// ``TelemetryTokenRefresher`` to time and trace renewals too.
     ///
     /// ```swift
     /// let telemetry = container.useTelemetry()
     /// ```
-    /// - Returns: The telemetry (keep it: releasing it stops counting events).
+    /// - Parameters:
+    ///   - metrics: Where metrics go; nil: the bootstrapped `MetricsSystem`, read when used.
+    ///   - tracer: Where spans go; nil: the bootstrapped `InstrumentationSystem`, read when used.
+    ///   - includesAccount: Whether the account id is a label too.
+    /// - Returns: The telemetry (its ``AuthTelemetry/stop()`` ends the event counting; the
+    ///   container's clients keep it alive).
     @discardableResult
-    public func useTelemetry(metrics: any MetricsFactory = MetricsSystem.factory, tracer: any Tracer = InstrumentationSystem.tracer, includesAccount: Bool = false) -> AuthTelemetry {
+    public func useTelemetry(metrics: (any MetricsFactory)? = nil, tracer: (any Tracer)? = nil, includesAccount: Bool = false) -> AuthTelemetry {
         let telemetry = AuthTelemetry(metrics: metrics, tracer: tracer, includesAccount: includesAccount)
         telemetry.observe(self[AuthEventsKey.self])
         var plugins = self[PluginMiddlewaresKey.self]

@@ -18,26 +18,29 @@ import Synchronization
 /// - `authkit_reauthentication_required`, `authkit_rate_limited`, `authkit_store_unavailable`,
 ///   `authkit_credentials_withheld`, `authkit_revocation_failed`.
 ///
-/// Spans: `authkit.request` (client) around each request, `authkit.renewal` around each renewal
+/// Spans: `authkit.request` (internal) around each request, `authkit.renewal` around each renewal
 /// through a ``TelemetryTokenRefresher`` (a child of the request that started it).
 ///
 /// ```swift
-/// let telemetry = container.useTelemetry()   // MetricsSystem's factory, InstrumentationSystem's tracer
+/// let telemetry = container.useTelemetry()   // the bootstrapped MetricsSystem and InstrumentationSystem
 /// ```
 public final class AuthTelemetry: Sendable {
-    /// Where metrics go.
-    public let metrics: any MetricsFactory
-    /// Where spans go.
-    public let tracer: any Tracer
+    private let metricsFactory: (any MetricsFactory)?
+    private let spanTracer: (any Tracer)?
+    /// Where metrics go: the factory given, or `MetricsSystem.factory` as it is when a metric is
+    /// made (so telemetry set up before the service bootstraps its backend still reaches it).
+    public var metrics: any MetricsFactory { metricsFactory ?? MetricsSystem.factory }
+    /// Where spans go: the tracer given, or `InstrumentationSystem.tracer` as it is at each span.
+    public var tracer: any Tracer { spanTracer ?? InstrumentationSystem.tracer }
     /// Whether the account id is a dimension and an attribute too (its cardinality is the
     /// number of accounts: opt in only when that is small).
     public let includesAccount: Bool
     private let observer = Mutex<Task<Void, Never>?>(nil)
 
-    /// Telemetry to `metrics` and `tracer`.
-    public init(metrics: any MetricsFactory = MetricsSystem.factory, tracer: any Tracer = InstrumentationSystem.tracer, includesAccount: Bool = false) {
-        self.metrics = metrics
-        self.tracer = tracer
+    /// Telemetry to `metrics` and `tracer` (nil: the bootstrapped global ones, read when used).
+    public init(metrics: (any MetricsFactory)? = nil, tracer: (any Tracer)? = nil, includesAccount: Bool = false) {
+        self.metricsFactory = metrics
+        self.spanTracer = tracer
         self.includesAccount = includesAccount
     }
 
@@ -45,8 +48,10 @@ public final class AuthTelemetry: Sendable {
         observer.withLock { $0?.cancel() }
     }
 
-    /// Counts what `events` reports (renewals, failures, rate limiting, store faults) until the
-    /// telemetry is released or ``stop()``.
+    /// Counts what `events` reports (renewals, failures, rate limiting, store faults) until
+    /// ``stop()`` or the telemetry is released, in place of any broadcaster observed before. The
+    /// broadcaster keeps the newest events for a slow observer: under a burst of thousands,
+    /// counters may miss some.
     public func observe(_ events: AuthEvents) {
         let stream = events.stream()
         let task = Task { [weak self] in

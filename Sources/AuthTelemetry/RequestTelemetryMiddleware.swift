@@ -3,7 +3,10 @@ import CoreMetrics
 import Tracing
 
 /// Times each request and wraps it in an `authkit.request` span (see ``AuthTelemetry``); placed
-/// outermost, so the time includes redirects, retries and a renewal the request waited for.
+/// outermost, so the time includes redirects, retries, their waits and a renewal the request
+/// waited for, and a response-cache hit. The span is `.internal`, the logical operation: the HTTP
+/// client span of each attempt is the transport's (AsyncHTTPClient makes one and sends the trace
+/// headers), a child of it.
 public struct RequestTelemetryMiddleware: Middleware {
     /// Where metrics and spans go.
     public let telemetry: AuthTelemetry
@@ -23,7 +26,10 @@ public struct RequestTelemetryMiddleware: Middleware {
         let started = ContinuousClock.now
         var outcome = "error"
         defer { timers.record(ContinuousClock.now - started, outcome: outcome) }
-        return try await telemetry.tracer.withSpan("authkit.request", ofKind: .client) { span in
+        // The closure returns the outcome rather than throwing it: `withSpan` records a thrown
+        // error on the span, and a backend shows its whole description (the account, an
+        // underlying error's text); only the code is put on the span.
+        let result: Result<AuthResponse, any Error> = await telemetry.tracer.withSpan("authkit.request", ofKind: .internal) { span in
             let recording = span.isRecording  // attributes cost strings: none for a no-op tracer
             if recording {
                 span.attributes["http.request.method"] = request.head.method.rawValue
@@ -36,17 +42,19 @@ public struct RequestTelemetryMiddleware: Middleware {
                 let code = Int(response.status.code)
                 outcome = Self.statusClasses[min(max(code / 100, 0), 5)]
                 if recording { span.attributes["http.response.status_code"] = code }
-                if code >= 500 { span.setStatus(SpanStatus(code: .error)) }
-                return response
+                if code >= 400 {
+                    span.attributes["error.type"] = String(code)
+                    span.setStatus(SpanStatus(code: .error))
+                }
+                return .success(response)
             } catch {
-                // The code only: an error's description is the library's to keep secret-free,
-                // a backend's to show; the code is enough to group by.
                 outcome = (error as? AuthError)?.code.description ?? "\(type(of: error))"
                 span.attributes["error.type"] = outcome
                 span.setStatus(SpanStatus(code: .error))
-                throw error
+                return .failure(error)
             }
         }
+        return try result.get()
     }
 
     /// The outcome of a status, by its hundreds (made once, not per request).

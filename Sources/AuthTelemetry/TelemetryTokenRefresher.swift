@@ -16,7 +16,8 @@ public struct TelemetryTokenRefresher: TokenRefresher {
     public let wrapped: any TokenRefresher
     /// Where metrics and spans go.
     public let telemetry: AuthTelemetry
-    /// The account renewed (its namespace is the dimension).
+    /// The account renewed (its namespace is the dimension). A refresher knows no account of its
+    /// own: wrap one per account, or pass nil for a strategy shared by several (namespace `-`).
     public let account: AccountKey?
     private let timers: TimerCache
 
@@ -33,17 +34,19 @@ public struct TelemetryTokenRefresher: TokenRefresher {
         let started = ContinuousClock.now
         var outcome = "renewed"
         defer { timers.record(ContinuousClock.now - started, outcome: outcome) }
-        return try await telemetry.tracer.withSpan("authkit.renewal", ofKind: .client) { span in
+        // The outcome is returned, not thrown: `withSpan` would record the error's whole text.
+        let result: Result<BearerTokenSet, any Error> = await telemetry.tracer.withSpan("authkit.renewal", ofKind: .client) { span in
             span.attributes["authkit.namespace"] = account?.namespace ?? "-"
             if telemetry.includesAccount, let account { span.attributes["authkit.account"] = account.account }
             do {
-                return try await wrapped.refresh(tokens)
+                return .success(try await wrapped.refresh(tokens))
             } catch {
                 outcome = (error as? AuthError)?.code.description ?? "\(type(of: error))"
                 span.attributes["error.type"] = outcome
                 span.setStatus(SpanStatus(code: .error))
-                throw error
+                return .failure(error)
             }
         }
+        return try result.get()
     }
 }

@@ -94,6 +94,11 @@ import Tracing
             #expect(span.status?.code == .error)
             #expect(span.attributes["error.type"]?.toSpanAttribute() == .string("reauthenticationRequired"))
             #expect(!everyLabel(f).contains { $0.contains(f.tokens.refreshToken?.reveal ?? "-") })
+            // No error recorded with its text (which names the account and the server's words):
+            // the code is an attribute, nothing else.
+            #expect(f.tracer.finishedSpans.allSatisfy { $0.errors.isEmpty && $0.events.isEmpty })
+            let requestSpan = try #require(f.tracer.finishedSpans.first { $0.operationName == "authkit.request" })
+            #expect(requestSpan.attributes["error.type"]?.toSpanAttribute() == .string("reauthenticationRequired"))
         }
     }
 

@@ -275,8 +275,8 @@ import Testing
             secretScope: CredentialScope(allowedHosts: AllowedHosts(["api.example.com"])))
     }
 
-    /// Sources/AuthCore/Renewal/AccountSession+State.swift:40
-    static func AuthCore_Renewal_AccountSession_State_40() async throws {
+    /// Sources/AuthCore/Renewal/AccountSession+State.swift:41
+    static func AuthCore_Renewal_AccountSession_State_41() async throws {
         for await state in client.session.states() {
             if case .reauthenticationRequired = state { showSignIn(client.account) }
         }
@@ -809,7 +809,7 @@ import Testing
 
     /// Sources/AuthTelemetry/AuthTelemetry.swift:24
     static func AuthTelemetry_AuthTelemetry_24() async throws {
-        let telemetry = container.useTelemetry()   // MetricsSystem's factory, InstrumentationSystem's tracer
+        let telemetry = container.useTelemetry()   // the bootstrapped MetricsSystem and InstrumentationSystem
     }
 
     /// Sources/AuthTelemetry/TelemetryTokenRefresher.swift:9

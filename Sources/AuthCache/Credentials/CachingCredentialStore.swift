@@ -119,18 +119,28 @@ public final class CachingCredentialStore<Inner: CredentialStore>: CredentialSto
         return items.count
     }
 
-    /// Forgets the cached record at `key`; the next read goes to the inner store.
+    /// Forgets the cached record at `key`; the next read goes to the inner store. A read that
+    /// started before is not kept (it may hold what was there before the change).
     public func invalidate(_ key: CredentialKey) {
-        state.withLock { $0.entries[key] = nil }
+        state.withLock { state in
+            state.entries[key] = nil
+            state.generation += 1
+        }
     }
 
-    /// Forgets the cached records of `account`.
+    /// Forgets the cached records of `account` (and a read of them that started before).
     public func invalidate(account: AccountKey) {
-        state.withLock { $0.entries = $0.entries.filter { $0.key.accountKey != account } }
+        state.withLock { state in
+            state.entries = state.entries.filter { $0.key.accountKey != account }
+            state.generation += 1
+        }
     }
 
-    /// Forgets every cached record.
+    /// Forgets every cached record (and a read that started before).
     public func invalidateAll() {
-        state.withLock { $0.entries.removeAll() }
+        state.withLock { state in
+            state.entries.removeAll()
+            state.generation += 1
+        }
     }
 }

@@ -41,16 +41,23 @@ extension AccountSession: StoreReconciling {
 
     /// Runs a re-read that had to wait, once the session can take it.
     func reconcileIfPending() {
-        guard reconcilePending, loaded, inFlight == nil, !persisting else { return }
+        guard reconcilePending, loaded, inFlight == nil, !persisting, changingLocally == 0 else { return }
         reconcilePending = false
         Task { await self.reconcileWithStore() }
     }
 
+    /// Ends a sign-in or sign-out of this process; a change elsewhere that waited is taken now.
+    func endLocalChange() {
+        changingLocally -= 1
+        reconcileIfPending()
+    }
+
     private func reconcileOnce() async {
-        guard loaded, inFlight == nil, !persisting else {
+        guard loaded, inFlight == nil, !persisting, changingLocally == 0 else {
             reconcilePending = true
             return
         }
+        reconcilePending = false
         let revision = self.revision
         let stored: StoredCredential<Strategy.Value>?
         do {
@@ -58,7 +65,11 @@ extension AccountSession: StoreReconciling {
         } catch {
             return  // unreachable or unreadable: keep what is in memory; a request's own read reports it
         }
-        guard revision == self.revision, inFlight == nil, !persisting else {
+        guard revision == self.revision else {
+            reconcileAgain = true  // this process changed it meanwhile: read once more
+            return
+        }
+        guard inFlight == nil, !persisting, changingLocally == 0 else {
             reconcilePending = true
             return
         }

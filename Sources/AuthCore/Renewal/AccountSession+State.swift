@@ -35,7 +35,8 @@ extension AccountSession {
     /// repeats are not sent; a slow reader keeps the newest 64 states.
     ///
     /// The first state needs the stored credential: a session that has not read it yet reads it
-    /// now. The sequence ends when the iterating task is cancelled.
+    /// now (each new call tries again while the store is unavailable). The sequence ends when the
+    /// iterating task is cancelled or the session is released.
     ///
     /// ```swift
     /// for await state in client.session.states() {
@@ -44,19 +45,17 @@ extension AccountSession {
     /// ```
     public nonisolated func states() -> AsyncStream<AccountState> {
         let (stream, continuation) = AsyncStream<AccountState>.makeStream(bufferingPolicy: .bufferingNewest(64))
-        let (id, known) = stateObservers.withLock { observers in
+        let (id, loaded) = stateObservers.withLock { observers in
             defer { observers.nextID += 1 }
             observers.continuations[observers.nextID] = continuation
-            if let state = observers.effective {
-                continuation.yield(state)
-                return (observers.nextID, true)
-            }
-            return (observers.nextID, false)
+            if let state = observers.effective { continuation.yield(state) }
+            return (observers.nextID, observers.base != nil)
         }
         continuation.onTermination = { [weak self] _ in
             _ = self?.stateObservers.withLock { $0.continuations.removeValue(forKey: id) }
         }
-        if !known { Task { await self.loadForObservers() } }
+        // Not loaded yet (or the last load failed: `storeUnavailable`): read it now.
+        if !loaded { Task { await self.loadForObservers() } }
         return stream
     }
 

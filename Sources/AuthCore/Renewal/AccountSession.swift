@@ -53,6 +53,8 @@ public actor AccountSession<Strategy: AuthStrategy> {
     /// A change elsewhere arrived while the session could not take it (not loaded yet, renewing,
     /// storing a renewed credential): the store is re-read as soon as it can.
     var reconcilePending = false
+    /// A sign-in or sign-out of this process is running: a change elsewhere waits for it.
+    var changingLocally = 0
     /// When ``current`` was obtained, in server time: its lifetime bounds the leeway.
     var obtainedAt = Date.distantPast
     var loaded = false { didSet { publish() } }
@@ -116,6 +118,15 @@ public actor AccountSession<Strategy: AuthStrategy> {
         reconcileIfPending()
     }
 
+    deinit {
+        // Observers of ``states()`` end rather than wait for a state that will never come.
+        let observers = stateObservers.withLock { observers in
+            defer { observers.continuations.removeAll() }
+            return Array(observers.continuations.values)
+        }
+        for observer in observers { observer.finish() }
+    }
+
     /// Creates a session; prefer ``RenewalCoordinator/session(for:strategy:)``.
     public init(account: AccountKey, strategy: Strategy, vault: CredentialVault, policy: RenewalPolicy = .init(), clock: any AuthClock = SystemClock(), events: AuthEvents = AuthEvents(), logger: Logger = Logger(label: "AuthKit")) {
         self.account = account
@@ -136,11 +147,13 @@ public actor AccountSession<Strategy: AuthStrategy> {
     /// Stores a new credential after a sign-in; clears a previous failure. A renewal in flight
     /// is discarded: it neither stores nor publishes its result.
     public func signIn(_ credential: Strategy.Value) async throws {
+        changingLocally += 1
+        defer { endLocalChange() }
         supersedeRenewals()
         try await vault.save(credential, for: account)
         supersedeRenewals()  // and any renewal planned while the save ran
-        storeRecovered()
         set(credential, obtainedAt: serverNow)
+        storeRecovered()
         failure = nil
         failedCredential = nil
         renewalTimes.removeAll()
@@ -150,11 +163,13 @@ public actor AccountSession<Strategy: AuthStrategy> {
     /// Removes the stored credential and forgets it. A renewal in flight is discarded: it neither
     /// stores nor publishes its result, and its waiters get `.notSignedIn`.
     public func signOut() async throws {
+        changingLocally += 1
+        defer { endLocalChange() }
         supersedeRenewals()
         try await vault.delete(for: account)
         supersedeRenewals()
-        storeRecovered()
         set(nil, obtainedAt: .distantPast)
+        storeRecovered()
         failure = nil
         failedCredential = nil
         events.emit(.signedOut(account))
@@ -323,46 +338,15 @@ public actor AccountSession<Strategy: AuthStrategy> {
 
     func load() async throws {
         let started = generation
+        let startedRevision = revision
         do {
             let stored = try await vault.loadRecord(Strategy.Value.self, for: account)
             storeRecovered()
-            guard started == generation else { return }  // a sign-in or sign-out set it meanwhile
+            // A sign-in or sign-out, another load or a re-read after a change set it meanwhile.
+            guard started == generation, startedRevision == revision else { return }
             set(stored?.credential, obtainedAt: stored.map(obtained) ?? .distantPast)
         } catch let error as CredentialStoreError {
             throw storageFailure(error, "the credential could not be read")
         }
-    }
-
-    /// A store failure as the `.storage` error requests get; the first of an episode also sends
-    /// a `storeUnavailable` event.
-    nonisolated func storageFailure(_ error: CredentialStoreError, _ what: String) -> AuthError {
-        let first = shared.withLock { state in
-            defer { state.storeFaulted = true }
-            return !state.storeFaulted
-        }
-        if first { events.emit(.storeUnavailable(account, reason: error.message)) }
-        publishStoreFault(error.message)
-        return AuthError(code: .storage, message: "\(what): \(error.message)", account: account, underlying: error)
-    }
-
-    /// Ends a store failure episode.
-    nonisolated func storeRecovered() {
-        shared.withLock { $0.storeFaulted = false }
-        publishStoreFault(nil)
-    }
-
-    func giveBackReservation() {
-        if !renewalTimes.isEmpty { renewalTimes.removeLast() }
-    }
-
-    private func reserveRenewal() throws {
-        let now = clock.now()
-        renewalTimes.removeAll { now.timeIntervalSince($0) >= policy.window.seconds }
-        guard renewalTimes.count < policy.maxRenewals else {
-            events.emit(.excessiveRenewal(account))
-            logger.error("excessive renewal", metadata: ["account": "\(account)", "limit": "\(policy.maxRenewals)"])
-            throw AuthError(code: .excessiveRenewal, message: "more than \(policy.maxRenewals) renewals within \(policy.window); the server keeps rejecting renewed credentials", account: account)
-        }
-        renewalTimes.append(now)
     }
 }

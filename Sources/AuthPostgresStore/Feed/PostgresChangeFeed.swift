@@ -68,10 +68,17 @@ final class PostgresChangeFeed: Sendable {
             let attempt = Task {
                 try await client.withConnection { connection in
                     self.state.withLock { $0.connection = connection }
-                    try await connection.listen(on: Self.channel) { notifications in
-                        self.connectionChanged(connected: true)
-                        logger.debug("the change feed is listening")
-                        for try await notification in notifications { self.received(notification.payload) }
+                    do {
+                        try await connection.listen(on: Self.channel) { notifications in
+                            self.connectionChanged(connected: true)
+                            logger.debug("the change feed is listening")
+                            for try await notification in notifications { self.received(notification.payload) }
+                        }
+                    } catch {
+                        // A connection whose listening failed (its backend terminated, say) is
+                        // closed, not handed back: a read given it would wait for its deadline.
+                        try? await connection.close()
+                        throw error
                     }
                 }
             }
@@ -84,6 +91,10 @@ final class PostgresChangeFeed: Sendable {
                 }
             } catch {
                 logger.debug("the change feed was lost", metadata: ["error": "\(type(of: error))"])
+            }
+            state.withLock { state in
+                state.attempt = nil
+                state.connection = nil  // back in the pool (or closed): never closed from here again
             }
             if isConnected {
                 logger.warning("the change feed was lost; reading through until it is back")

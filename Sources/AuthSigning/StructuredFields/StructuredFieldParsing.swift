@@ -71,13 +71,25 @@ extension StructuredField.BareItem {
         switch item {
         case .bool(let value): self = .boolean(value)
         case .integer(let value): self = .integer(value)
-        case .decimal(let value): self = .decimal(Double(value))
+        case .decimal(let value): self = .decimal(Self.double(value))
         case .string(let value): self = .string(value)
         case .token(let value): self = .token(value)
         case .undecodedByteSequence(let base64): self = .byteSequence(try Self.decode(base64))
         case .date, .displayString:
             throw StructuredFieldError(message: "a date or display string (RFC 9651) is not an RFC 8941 value")
         }
+    }
+
+    /// The decimal as the `Double` nearest to it, whatever its spelling: the mantissa divided by a
+    /// power of ten (at most 10³, exact), one correctly rounded operation. `1.2` and `1.200` are
+    /// then the same value, and a parsed value serializes to text that parses back equal (the
+    /// library's `Double(PseudoDecimal)` multiplies by 10⁻ⁿ, and `12 × 0.1 ≠ 1200 × 0.001`: found
+    /// by the fuzzer).
+    static func double(_ decimal: PseudoDecimal) -> Double {
+        let exponent = Int(decimal.exponent)
+        var scale = 1.0
+        for _ in 0..<exponent.magnitude { scale *= 10 }
+        return exponent >= 0 ? Double(decimal.mantissa) * scale : Double(decimal.mantissa) / scale
     }
 
     /// The bytes of a byte sequence's base64; the `=` padding may be left out (RFC 8941 §4.2.7:
