@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "AuthPostgresStore", targets: ["AuthPostgresStore"]),
         .library(name: "AuthObservation", targets: ["AuthObservation"]),
         .library(name: "AuthTelemetry", targets: ["AuthTelemetry"]),
+        .library(name: "AuthURLSession", targets: ["AuthURLSession"]),
         .library(name: "AuthTestServer", targets: ["AuthTestServer"]),
         .executable(name: "auth-demo", targets: ["AuthDemo"]),
     ],
@@ -75,6 +76,12 @@ let package = Package(
         .target(
             name: "AuthTesting",
             dependencies: ["AuthCore", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        // A transport over URLSession (FoundationNetworking on Linux).
+        .target(
+            name: "AuthURLSession",
+            dependencies: ["AuthCore", .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: swiftSettings
         ),
         // Metrics and spans (swift-metrics, swift-distributed-tracing), outside AuthCore.
@@ -230,6 +237,7 @@ let package = Package(
         .testTarget(
             name: "AuthHTTPClientTests",
             dependencies: [
+                "AuthURLSession",
                 "AuthCore", "AuthHTTPClient",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -330,7 +338,7 @@ let package = Package(
             name: "DocSnippetTests",
             dependencies: [
                 "AuthCore", "AuthHTTPClient", "AuthTestServer", "AuthTesting", "AuthSQLiteStore", "AuthFileStore",
-                "AuthCookie", "AuthMFA", "AuthSigning", "AuthCache", "AuthMigration", "AuthOAuth2", "AuthPostgresStore", "AuthObservation", "AuthTelemetry",
+                "AuthCookie", "AuthMFA", "AuthSigning", "AuthCache", "AuthMigration", "AuthOAuth2", "AuthPostgresStore", "AuthObservation", "AuthTelemetry", "AuthURLSession",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

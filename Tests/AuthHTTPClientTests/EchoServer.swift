@@ -31,6 +31,11 @@ struct EchoServer {
         router.get("/redirect") { _, _ -> Response in
             Response(status: .found, headers: [.location: "/echo"])
         }
+        // Answers after five seconds: for timeouts and cancellation.
+        router.get("/slow") { _, _ -> Response in
+            try await Task.sleep(for: .seconds(5))
+            return Response(status: .ok)
+        }
         let port = AsyncStream<Int>.makeStream()
         let app = Application(
             router: router,

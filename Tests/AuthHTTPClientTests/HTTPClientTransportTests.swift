@@ -6,10 +6,13 @@ import HTTPTypes
 import NIOCore
 import Testing
 
+/// What every transport does, against a real HTTP server: each test runs for AsyncHTTPClient's
+/// transport and for URLSession's.
 @Suite struct HTTPClientTransportTests {
-    @Test func methodHeadersAndBodyRoundTrip() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func methodHeadersAndBodyRoundTrip(kind: TransportKind) async throws {
         try await EchoServer.withRunning { base in
-            try await HTTPClientTransport.withTransport { transport in
+            try await kind.withTransport { transport in
                 for method in [HTTPRequest.Method.get, .post, .put, .delete, .patch] {
                     let body = method == .get || method == .delete ? Data() : Data("payload é \(method.rawValue)".utf8)
                     var request = try AuthRequest(method: method, url: base.appending(path: "echo").appending(queryItems: [URLQueryItem(name: "q", value: "a b")]), body: body)
@@ -27,29 +30,39 @@ import Testing
         }
     }
 
-    /// Paths reach the server byte for byte; one AsyncHTTPClient would replace with `/` (its
-    /// escapes decode to bytes that are not UTF-8) is refused, never sent to another resource.
-    @Test func pathsArriveAsTheyWereOrNotAtAll() async throws {
+    /// Paths reach the server byte for byte, or (a transport that cannot send one, as
+    /// AsyncHTTPClient cannot send escapes of bytes that are not UTF-8) are refused: never sent
+    /// to another resource.
+    @Test(arguments: TransportKind.allCases)
+    func pathsArriveAsTheyWereOrNotAtAll(kind: TransportKind) async throws {
         try await EchoServer.withRunning { base in
-            try await HTTPClientTransport.withTransport { transport in
-                for path in ["/a%20b/%C3%A9/!$'()*,;:@=+/..x/%2F", "/a/./b/../c/", "/%7e?k=%FF&v=%e9"] {
-                    let request = try AuthRequest(method: .get, url: try #require(URL(string: "\(base.absoluteString.hasSuffix("/") ? String(base.absoluteString.dropLast()) : base.absoluteString)\(path)")))
+            try await kind.withTransport { transport in
+                let root = base.absoluteString.hasSuffix("/") ? String(base.absoluteString.dropLast()) : base.absoluteString
+                // Sent exactly by both.
+                for path in ["/a%20b/%C3%A9/!$'()*,;:@=+/..x/%2F", "/%7e?k=%FF&v=%e9"] {
+                    let request = try AuthRequest(method: .get, url: try #require(URL(string: root + path)))
                     let echo = try JSONDecoder().decode(EchoServer.Echo.self, from: try await transport.send(request).body)
                     #expect(echo.path == path)
                 }
-                for path in ["/photos/a%FF.jpg", "/%C3", "/x/%e9?q=1"] {
-                    let request = try AuthRequest(method: .get, url: try #require(URL(string: "\(base.absoluteString.hasSuffix("/") ? String(base.absoluteString.dropLast()) : base.absoluteString)\(path)")))
-                    let error = await #expect(throws: AuthError.self) { try await transport.send(request) }
-                    #expect(error?.code == .invalidRequest)
-                    #expect(error?.message.contains("not UTF-8") == true)
+                // Sent exactly, or refused (AsyncHTTPClient cannot send escapes of bytes that are
+                // not UTF-8; URLSession removes dot segments): never sent to another resource.
+                for path in ["/a/./b/../c/", "/photos/a%FF.jpg", "/%C3", "/x/%e9?q=1"] {
+                    let request = try AuthRequest(method: .get, url: try #require(URL(string: root + path)))
+                    do {
+                        let echo = try JSONDecoder().decode(EchoServer.Echo.self, from: try await transport.send(request).body)
+                        #expect(echo.path == path, "\(kind) sent \(path) as \(echo.path)")
+                    } catch let error as AuthError {
+                        #expect(error.code == .invalidRequest, "\(kind): \(path)")
+                    }
                 }
             }
         }
     }
 
-    @Test func redirectsAreNotFollowedByTheTransport() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func redirectsAreNotFollowedByTheTransport(kind: TransportKind) async throws {
         try await EchoServer.withRunning { base in
-            try await HTTPClientTransport.withTransport { transport in
+            try await kind.withTransport { transport in
                 let response = try await transport.send(AuthRequest(method: .get, url: base.appending(path: "redirect")))
                 #expect(response.status == .found)
                 #expect(response.head.headerFields[.location] == "/echo")
@@ -61,10 +74,11 @@ import Testing
         }
     }
 
-    @Test func refusedConnectionIsATypedTransportError() async throws {
+    @Test(arguments: TransportKind.allCases)
+    func refusedConnectionIsATypedTransportError(kind: TransportKind) async throws {
         // Bind a port, then close it, so nothing listens there.
         let port = try await EchoServer.withRunning { base in base.port ?? 0 }
-        _ = try await HTTPClientTransport.withTransport { transport in
+        _ = try await kind.withTransport { transport in
             await #expect { try await transport.send(AuthRequest(method: .get, url: URL(string: "http://127.0.0.1:\(port)/echo")!)) } throws: { error in
                 guard let error = error as? AuthError else { return false }
                 return error.code == .transport && error.message.contains("127.0.0.1") && error.message.contains("connection refused")
@@ -86,5 +100,35 @@ import Testing
             await #expect(throws: AuthError.self) { try await transport.send(AuthRequest(method: .get, url: URL(string: "http://127.0.0.1:\(port)/")!)) }
         }
         #expect(ContinuousClock.now - start < .seconds(10))
+    }
+
+    /// A response slower than the transport's timeout is a typed `.timeout` or `.transport` error.
+    @Test(arguments: TransportKind.allCases)
+    func aSlowResponseTimesOutAsATypedError(kind: TransportKind) async throws {
+        try await EchoServer.withRunning { base in
+            try await kind.withTransport(timeout: .seconds(1)) { transport in
+                await #expect { try await transport.send(AuthRequest(method: .get, url: base.appending(path: "slow"))) } throws: { error in
+                    guard let error = error as? AuthError else { return false }
+                    return error.code == .timeout || error.code == .transport
+                }
+            }
+        }
+    }
+
+    /// Cancelling the task cancels the request: it ends with `CancellationError`, well before the
+    /// server would have answered.
+    @Test(arguments: TransportKind.allCases)
+    func cancellingTheTaskCancelsTheRequest(kind: TransportKind) async throws {
+        try await EchoServer.withRunning { base in
+            try await kind.withTransport { transport in
+                let started = ContinuousClock.now
+                let request = Task { try await transport.send(AuthRequest(method: .get, url: base.appending(path: "slow"))) }
+                try await Task.sleep(for: .milliseconds(200))
+                request.cancel()
+                let result = await request.result
+                #expect(throws: CancellationError.self) { try result.get() }
+                #expect(ContinuousClock.now - started < .seconds(4), "the request ran to the server's answer")
+            }
+        }
     }
 }

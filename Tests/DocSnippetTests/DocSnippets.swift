@@ -15,6 +15,7 @@ import AuthSigning
 import AuthTelemetry
 import AuthTestServer
 import AuthTesting
+import AuthURLSession
 import Crypto
 import CryptoExtras
 import Foundation
@@ -986,6 +987,12 @@ import Testing
     static func AuthTesting_SeededRandom_4() async throws {
         var random = SeededRandom(seed: 42)
         let pick = [1, 2, 3].randomElement(using: &random)
+    }
+
+    /// Sources/AuthURLSession/URLSessionTransport.swift:13
+    static func AuthURLSession_URLSessionTransport_13() async throws {
+        let container = AuthContainer()
+        container.useURLSession(URLSessionTransport())
     }
 }
 

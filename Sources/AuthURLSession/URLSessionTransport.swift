@@ -1,0 +1,122 @@
+public import AuthCore
+import Foundation
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+import HTTPTypes
+
+/// A ``Transport`` over `URLSession` (FoundationNetworking on Linux), for apps that already use
+/// it: redirects are handed back to the pipeline (the redirect middleware follows them, with
+/// credential stripping) rather than followed, a cancelled task cancels its request, and failures
+/// are AuthKit's typed errors.
+///
+/// ```swift
+/// let container = AuthContainer()
+/// container.useURLSession(URLSessionTransport())
+/// ```
+///
+/// What URLSession does not allow: a path with `.` or `..` segments is refused (URLSession would
+/// remove them); repeated response fields arrive joined into one (`HTTPURLResponse` keeps one
+/// value per name), so several `Set-Cookie` fields reach the pipeline as one: use AsyncHTTPClient's
+/// transport with the cookie jar.
+public final class URLSessionTransport: Transport {
+    /// The session requests go through (its delegate refuses redirects).
+    public let session: URLSession
+    /// How long a request may take.
+    public let timeout: Duration
+    /// The largest response body accepted; longer bodies fail with a transport error.
+    public let maxResponseBytes: Int
+
+    /// A transport over a session of its own, made from `configuration` (ephemeral by default: no
+    /// cookie store, no cache, no credential storage of URLSession's own).
+    public init(configuration: URLSessionConfiguration = .ephemeral, timeout: Duration = .seconds(60), maxResponseBytes: Int = 16 << 20) {
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.urlCache = nil
+        self.session = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
+        self.timeout = timeout
+        self.maxResponseBytes = maxResponseBytes
+    }
+
+    deinit {
+        session.finishTasksAndInvalidate()
+    }
+
+    /// Sends the request and reads the whole response.
+    /// - Throws: `AuthError` `.invalidRequest` when the request's target is malformed or its path
+    ///   has `.` or `..` segments (URLSession would remove them), `.timeout`
+    ///   when no response came within ``timeout``, `.transport` when the request cannot be sent or
+    ///   the response read (or is larger than ``maxResponseBytes``); `CancellationError` when the
+    ///   task is cancelled.
+    public func send(_ request: AuthRequest) async throws -> AuthResponse {
+        guard let url = URL(string: try request.urlForTransport()) else {
+            throw AuthError.invalidRequest("the request's target is not a URL URLSession can send")
+        }
+        // URLSession (libcurl on Linux) removes `.` and `..` segments: the request would reach
+        // another resource than the one asked for, so it is not sent.
+        let path = (request.head.path ?? "/").prefix { $0 != "?" && $0 != "#" }
+        guard !path.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == "." || $0 == ".." }) else {
+            throw AuthError.invalidRequest("the path holds a . or .. segment, which URLSession would remove (sending the request to another resource): it is not sent")
+        }
+        var outgoing = URLRequest(url: url)
+        outgoing.httpMethod = request.head.method.rawValue
+        outgoing.timeoutInterval = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        for field in request.headerFieldsForHTTP1 {
+            outgoing.addValue(field.value, forHTTPHeaderField: field.name.rawName)
+        }
+        if !request.body.isEmpty || [.post, .put, .patch].contains(request.head.method) {
+            outgoing.httpBody = request.body
+        }
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: outgoing)
+        } catch {
+            if Task.isCancelled || (error as? URLError)?.code == .cancelled || error is CancellationError { throw CancellationError() }
+            let origin = request.origin?.description ?? "?"
+            if (error as? URLError)?.code == .timedOut {
+                throw AuthError(code: .timeout, message: "\(request.head.method) \(origin): no response within \(timeout)", underlying: error)
+            }
+            throw AuthError.transport("\(request.head.method) \(origin) failed: \(Self.describe(error))", underlying: error)
+        }
+        guard let http = response as? HTTPURLResponse else {
+            throw AuthError.transport("\(request.head.method) \(request.origin?.description ?? "?"): the response is not HTTP")
+        }
+        guard data.count <= maxResponseBytes else {
+            throw AuthError.transport("\(request.head.method) \(request.origin?.description ?? "?"): the response body is larger than \(maxResponseBytes) bytes")
+        }
+        var fields = HTTPFields()
+        for (name, value) in http.allHeaderFields {
+            guard let name = name as? String, let value = value as? String, let field = HTTPField.Name(name) else { continue }
+            fields.append(HTTPField(name: field, value: value))
+        }
+        return AuthResponse(head: HTTPResponse(status: .init(code: http.statusCode), headerFields: fields), body: data)
+    }
+
+    /// What went wrong, by the error's code (never by its text, which may repeat the URL).
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? URLError else { return String(describing: type(of: error)) }
+        switch error.code {
+        case .cannotConnectToHost: return "connection refused"
+        case .cannotFindHost, .dnsLookupFailed: return "the host name did not resolve"
+        case .networkConnectionLost: return "the server closed the connection"
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
+            return "TLS failed (URLError \(error.code.rawValue))"
+        default: return "URLError \(error.code.rawValue)"
+        }
+    }
+}
+
+/// Hands a redirect back as the response instead of following it.
+final class RedirectRefusal: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        completionHandler(nil)
+    }
+}
+
+extension AuthContainer {
+    /// Sends every request of this container's clients through `transport`.
+    public func useURLSession(_ transport: URLSessionTransport) {
+        override(TransportKey.self, with: transport)
+    }
+}
