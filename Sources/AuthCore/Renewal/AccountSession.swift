@@ -329,13 +329,6 @@ public actor AccountSession<Strategy: AuthStrategy> {
         return strategy.needsRenewal(credential, now: serverNow, leeway: leeway)
     }
 
-    /// Records the server's `Date` header to estimate clock skew.
-    public nonisolated func observeServerDate(_ date: Date, receivedAt local: Date) {
-        let estimate = date.timeIntervalSince(local)
-        let skew = abs(estimate) >= policy.skewThreshold.seconds ? estimate : 0
-        shared.withLock { $0.skew = skew }
-    }
-
     func load() async throws {
         let started = generation
         let startedRevision = revision
