@@ -155,4 +155,10 @@ final class CountingStore: CredentialStore {
     func namespaces() async throws -> [String] { try await inner.namespaces() }
     func deleteAccount(_ account: AccountKey) async throws { try await inner.deleteAccount(account) }
     func deleteAll() async throws { try await inner.deleteAll() }
+    /// The inner store's atomic compare-and-write: without it the protocol's read-compare-write
+    /// default lets two concurrent replaces of one record both win, which the conformance suite
+    /// rightly reports (it failed once in CI).
+    func replace(_ key: CredentialKey, ifCurrent expected: Envelope?, with envelope: Envelope?) async throws -> Bool {
+        try await inner.replace(key, ifCurrent: expected, with: envelope)
+    }
 }
