@@ -78,6 +78,21 @@ public final class AuthTelemetry: Sendable {
         return dimensions + extra
     }
 
+    /// Puts the account's attributes on `span` (the account id only with ``includesAccount``).
+    func annotate(_ span: any Span, account: AccountKey?) {
+        span.attributes["authkit.namespace"] = account?.namespace ?? "-"
+        if includesAccount, let account { span.attributes["authkit.account"] = account.account }
+    }
+
+    /// Marks `span` failed with `error`'s code only (never its text, which a backend would show)
+    /// and returns that code, the metrics' outcome.
+    func fail(_ span: any Span, with error: any Error) -> String {
+        let code = (error as? AuthError)?.code.description ?? "\(type(of: error))"
+        span.attributes["error.type"] = code
+        span.setStatus(SpanStatus(code: .error))
+        return code
+    }
+
     private func count(_ event: AuthEvent) {
         let (label, extra): (String, [(String, String)])
         switch event {

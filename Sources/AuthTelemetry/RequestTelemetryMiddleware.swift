@@ -34,8 +34,7 @@ public struct RequestTelemetryMiddleware: Middleware {
             if recording {
                 span.attributes["http.request.method"] = request.head.method.rawValue
                 if let authority = request.head.authority { span.attributes["server.address"] = Self.host(of: authority) }
-                span.attributes["authkit.namespace"] = account?.namespace ?? "-"
-                if telemetry.includesAccount, let account { span.attributes["authkit.account"] = account.account }
+                telemetry.annotate(span, account: account)
             }
             do {
                 let response = try await next(request)
@@ -48,9 +47,7 @@ public struct RequestTelemetryMiddleware: Middleware {
                 }
                 return .success(response)
             } catch {
-                outcome = (error as? AuthError)?.code.description ?? "\(type(of: error))"
-                span.attributes["error.type"] = outcome
-                span.setStatus(SpanStatus(code: .error))
+                outcome = telemetry.fail(span, with: error)
                 return .failure(error)
             }
         }

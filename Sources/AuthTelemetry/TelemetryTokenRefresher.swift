@@ -36,14 +36,11 @@ public struct TelemetryTokenRefresher: TokenRefresher {
         defer { timers.record(ContinuousClock.now - started, outcome: outcome) }
         // The outcome is returned, not thrown: `withSpan` would record the error's whole text.
         let result: Result<BearerTokenSet, any Error> = await telemetry.tracer.withSpan("authkit.renewal", ofKind: .client) { span in
-            span.attributes["authkit.namespace"] = account?.namespace ?? "-"
-            if telemetry.includesAccount, let account { span.attributes["authkit.account"] = account.account }
+            telemetry.annotate(span, account: account)
             do {
                 return .success(try await wrapped.refresh(tokens))
             } catch {
-                outcome = (error as? AuthError)?.code.description ?? "\(type(of: error))"
-                span.attributes["error.type"] = outcome
-                span.setStatus(SpanStatus(code: .error))
+                outcome = telemetry.fail(span, with: error)
                 return .failure(error)
             }
         }
