@@ -39,6 +39,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
     ],
     targets: [
         .target(
@@ -112,6 +113,13 @@ let package = Package(
             .product(name: "AuthTelemetry", package: "AuthKit"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "Tracing", package: "swift-distributed-tracing"),
+        ]),
+        benchmarkTarget("OpenAPI", dependencies: [
+            .product(name: "AuthCore", package: "AuthKit"),
+            .product(name: "AuthOpenAPI", package: "AuthKit"),
+            .product(name: "AuthTestServerAPI", package: "AuthKit"),
+            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         benchmarkTarget("PostgresStore", dependencies: [
             .product(name: "AuthCore", package: "AuthKit"),

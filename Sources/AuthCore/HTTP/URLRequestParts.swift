@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The scheme, authority and request target of an absolute URL, read from its string in one
 /// pass over the bytes.
@@ -8,9 +8,9 @@ import Foundation
 /// building a request): the authority is host and port as written (no user info; an empty port
 /// is dropped), the target is path and query as written (no fragment), with `/` in front when the
 /// path is empty. `RequestFromURLTests` compares the two over generated URLs.
-enum URLRequestParts {
+package enum URLRequestParts {
     /// The parts of `url`, or nil when it has no scheme or no authority with a host.
-    static func of(_ url: URL) -> (scheme: String, authority: String, target: String)? {
+    package static func of(_ url: URL) -> (scheme: String, authority: String, target: String)? {
         var text = url.absoluteString
         return text.withUTF8 { parts(of: $0) }
     }

@@ -2,7 +2,7 @@ import AuthCore
 
 extension Story {
     /// The steps of the plug-in modules: MFA, cookie sessions, signing, OAuth 2.0, caching,
-    /// migration.
+    /// migration, a generated OpenAPI client.
     func extraSteps(alice: AccountClient<BearerStrategy>) async throws {
         await totpSignInStep()
         await cookieSessionStep()
@@ -11,5 +11,6 @@ extension Story {
         await deviceSignInStep()
         await cachedResponsesStep()
         await migrationStep()
+        await openAPIStep(alice: alice)
     }
 }

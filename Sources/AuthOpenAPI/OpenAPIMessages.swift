@@ -1,0 +1,85 @@
+import AuthCore
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// Conversions between the OpenAPI runtime's messages (an `HTTPRequest` whose path is relative to
+/// a base URL, and streamed `HTTPBody`s) and AuthKit's (an absolute `AuthRequest`, whole bodies).
+enum OpenAPIMessages {
+    /// The AuthKit request for a generated client's `request` to `baseURL`: the base URL's path
+    /// followed by the request's path and query, the body read whole (signing and retries need
+    /// it). The base URL is read by AuthKit's own one-pass parser, not parsed again as a whole
+    /// URL per call.
+    /// - Throws: `AuthError.invalidRequest` when the base URL has no scheme or host or holds a
+    ///   query, the path does not start with `/`, or the body holds more than `maxBytes`.
+    static func authRequest(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, maxBytes: Int) async throws -> AuthRequest {
+        guard let base = URLRequestParts.of(baseURL), !base.target.utf8.contains(UInt8(ascii: "?")) else {
+            throw AuthError.invalidRequest("the client's server URL has no scheme or host, or holds a query")
+        }
+        let path = request.path ?? "/"
+        guard path.hasPrefix("/") else {
+            throw AuthError.invalidRequest("the operation's path does not start with /")
+        }
+        var target = base.target
+        if target.hasSuffix("/") { target.removeLast() }
+        target += path
+        let bytes = try await collect(body, upTo: maxBytes, side: .request)
+        let head = HTTPRequest(method: request.method, scheme: base.scheme, authority: base.authority, path: target, headerFields: request.headerFields)
+        return AuthRequest(head: head, body: bytes)
+    }
+
+    /// The request as the next OpenAPI middleware or transport takes it: the origin as the base
+    /// URL and the whole target as the path, with `Cookie` fields joined for HTTP/1.1 (the
+    /// transport after may speak it).
+    /// - Throws: `AuthError.invalidRequest` when the request has no valid origin or target (see
+    ///   `AuthRequest.urlForTransport()`).
+    static func openAPIRequest(_ request: AuthRequest, origins: OriginURLs) throws -> (HTTPRequest, HTTPBody?, URL) {
+        let url = try request.urlForTransport()
+        let path = request.head.path ?? "/"
+        guard let baseURL = origins.url(String(url.utf8.dropLast(path.utf8.count))!) else {
+            throw AuthError.invalidRequest("the request's origin does not form a URL")
+        }
+        let head = HTTPRequest(method: request.head.method, scheme: nil, authority: nil, path: path, headerFields: request.headerFieldsForHTTP1)
+        return (head, request.body.isEmpty ? nil : HTTPBody(request.body), baseURL)
+    }
+
+    /// The generated client's view of `response`: no body for a `HEAD` request or a status that
+    /// has none, else the whole body with its length known.
+    static func openAPIResponse(_ response: AuthResponse, method: HTTPRequest.Method) -> (HTTPResponse, HTTPBody?) {
+        let code = response.status.code
+        if method == .head || code == 204 || code == 304 || (100..<200).contains(code) {
+            return (response.head, nil)
+        }
+        return (response.head, HTTPBody(response.body))
+    }
+
+    /// Which message a body belongs to, for the error when it is too large.
+    enum Side {
+        case request, response
+    }
+
+    /// The bytes of `body`, none when there is no body.
+    /// - Throws: `AuthError.invalidRequest` (a request's) or `.transport` (a response's) when it
+    ///   holds more than `maxBytes`, before reading it when its length is known; the body's own
+    ///   error when reading it fails.
+    static func collect(_ body: HTTPBody?, upTo maxBytes: Int, side: Side) async throws -> Data {
+        guard let body else { return Data() }
+        var data = Data()
+        if case .known(let length) = body.length {
+            guard length <= maxBytes else { throw tooLarge(side, maxBytes) }
+            data.reserveCapacity(Int(length))
+        }
+        for try await chunk in body {
+            guard data.count + chunk.count <= maxBytes else { throw tooLarge(side, maxBytes) }
+            data.append(contentsOf: chunk)
+        }
+        return data
+    }
+
+    private static func tooLarge(_ side: Side, _ maxBytes: Int) -> AuthError {
+        switch side {
+        case .request: AuthError.invalidRequest("the request body is larger than \(maxBytes) bytes")
+        case .response: AuthError.transport("the response body is larger than \(maxBytes) bytes")
+        }
+    }
+}
