@@ -8,13 +8,15 @@ import Synchronization
 ///
 /// Labels are bounded: a metric's dimensions are the account's namespace and an outcome, never an
 /// account id (unless ``includesAccount`` is set) and never a secret; a span's attributes the
-/// method, the server's host, the status, the namespace and an error's code.
+/// method, the server's host, the status, the namespace, the cache outcome and an error's code.
 ///
 /// Metrics (counters unless said otherwise):
 /// - `authkit_requests` (timer, seconds): each request through the client, with `outcome`
 ///   `2xx`…`5xx` or the `AuthError` code;
 /// - `authkit_renewals` with `outcome` `renewed` or `failed`, and `authkit_renewal_duration`
 ///   (timer) when the refresher is wrapped in ``TelemetryTokenRefresher``;
+/// - `authkit_cache_lookups` with `outcome` `hit`, `miss`, `revalidated` or `stale`: requests
+///   AuthCache's response cache answered (read from its `Cache-Status` member);
 /// - `authkit_reauthentication_required`, `authkit_rate_limited`, `authkit_store_unavailable`,
 ///   `authkit_credentials_withheld`, `authkit_revocation_failed`.
 ///

@@ -4,7 +4,9 @@ import Tracing
 
 /// Times each request and wraps it in an `authkit.request` span (see ``AuthTelemetry``); placed
 /// outermost, so the time includes redirects, retries, their waits and a renewal the request
-/// waited for, and a response-cache hit. The span is `.internal`, the logical operation: the HTTP
+/// waited for, and a response-cache hit. A response AuthCache's cache answered is also counted
+/// in `authkit_cache_lookups` by outcome (`hit`, `miss`, `revalidated`, `stale`), read from the
+/// cache's `Cache-Status` member, and the span gets `authkit.cache`. The span is `.internal`, the logical operation: the HTTP
 /// client span of each attempt is the transport's (AsyncHTTPClient makes one and sends the trace
 /// headers), a child of it.
 public struct RequestTelemetryMiddleware: Middleware {
@@ -12,13 +14,15 @@ public struct RequestTelemetryMiddleware: Middleware {
     public let telemetry: AuthTelemetry
     /// The account of the client.
     public let account: AccountKey?
-    private let timers: TimerCache
+    private let timers: OutcomeMetrics<Timer>
+    private let cacheLookups: OutcomeMetrics<Counter>
 
     /// A middleware reporting to `telemetry` for `account`'s client.
     public init(telemetry: AuthTelemetry, account: AccountKey?) {
         self.telemetry = telemetry
         self.account = account
-        self.timers = TimerCache(label: "authkit_requests", telemetry: telemetry, account: account)
+        self.timers = OutcomeMetrics(timers: "authkit_requests", telemetry: telemetry, account: account)
+        self.cacheLookups = OutcomeMetrics(counters: "authkit_cache_lookups", telemetry: telemetry, account: account)
     }
 
     /// Times and traces the request.
@@ -41,6 +45,10 @@ public struct RequestTelemetryMiddleware: Middleware {
                 let code = Int(response.status.code)
                 outcome = Self.statusClasses[min(max(code / 100, 0), 5)]
                 if recording { span.attributes["http.response.status_code"] = code }
+                if let cache = CacheStatusOutcome.of(response.head.headerFields) {
+                    cacheLookups(cache).increment()
+                    if recording { span.attributes["authkit.cache"] = cache }
+                }
                 if code >= 400 {
                     span.attributes["error.type"] = String(code)
                     span.setStatus(SpanStatus(code: .error))

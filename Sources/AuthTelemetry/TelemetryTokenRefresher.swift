@@ -2,7 +2,7 @@ public import AuthCore
 import CoreMetrics
 import Tracing
 
-/// A ``TokenRefresher`` that times each renewal (`authkit_renewal_duration`, with `outcome`
+/// A ``/AuthCore/TokenRefresher`` that times each renewal (`authkit_renewal_duration`, with `outcome`
 /// `renewed` or the `AuthError` code) and wraps it in an `authkit.renewal` span, a child of the
 /// request that started it.
 ///
@@ -19,14 +19,14 @@ public struct TelemetryTokenRefresher: TokenRefresher {
     /// The account renewed (its namespace is the dimension). A refresher knows no account of its
     /// own: wrap one per account, or pass nil for a strategy shared by several (namespace `-`).
     public let account: AccountKey?
-    private let timers: TimerCache
+    private let timers: OutcomeMetrics<Timer>
 
     /// Wraps `refresher`.
     public init(_ refresher: any TokenRefresher, telemetry: AuthTelemetry, account: AccountKey?) {
         self.wrapped = refresher
         self.telemetry = telemetry
         self.account = account
-        self.timers = TimerCache(label: "authkit_renewal_duration", telemetry: telemetry, account: account)
+        self.timers = OutcomeMetrics(timers: "authkit_renewal_duration", telemetry: telemetry, account: account)
     }
 
     /// Renews through the wrapped refresher, timed and traced.

@@ -1,3 +1,4 @@
+import AuthCache
 import AuthCore
 import AuthHTTPClient
 import AuthTelemetry
@@ -23,13 +24,14 @@ import Tracing
         let tokens: BearerTokenSet
     }
 
-    func withSignedIn(includesAccount: Bool = false, _ body: (Fixture) async throws -> Void) async throws {
+    func withSignedIn(includesAccount: Bool = false, configure: (AuthContainer) -> Void = { _ in }, _ body: (Fixture) async throws -> Void) async throws {
         try await AuthTestServer.withRunning { server in
             try await HTTPClientTransport.withTransport { transport in
                 let metrics = TestMetrics()
                 let tracer = InMemoryTracer()
                 let container = AuthContainer()
                 container.useHTTPClient(transport)
+                configure(container)
                 let telemetry = container.useTelemetry(metrics: metrics, tracer: tracer, includesAccount: includesAccount)
                 let refresher = OAuth2RefreshTokenRefresher(tokenEndpoint: server.baseURL.appending(path: "auth/refresh"), clientID: "app", transport: transport)
                 let strategy = BearerStrategy(allowedHosts: AllowedHosts(origin: server.baseURL), refresher: TelemetryTokenRefresher(refresher, telemetry: telemetry, account: Self.alice))
@@ -99,6 +101,25 @@ import Tracing
             #expect(f.tracer.finishedSpans.allSatisfy { $0.errors.isEmpty && $0.events.isEmpty })
             let requestSpan = try #require(f.tracer.finishedSpans.first { $0.operationName == "authkit.request" })
             #expect(requestSpan.attributes["error.type"]?.toSpanAttribute() == .string("reauthenticationRequired"))
+        }
+    }
+
+    /// AuthCache's response cache outermost but for the telemetry middleware: a miss then a hit,
+    /// counted by outcome from the cache's `Cache-Status` member, and named on each span.
+    @Test func aCacheMissAndHitAreCountedAndTraced() async throws {
+        try await withSignedIn(configure: { $0.useResponseCache() }) { f in
+            let url = f.server.baseURL.appending(path: "cache/max-age/60")
+            #expect(try await f.client.send(.get, url).status == .ok)
+            #expect(try await f.client.send(.get, url).status == .ok)
+            #expect(f.server.counters.requests(path: "/cache/max-age/60") == 1, "the second was a hit")
+            #expect(f.metrics.counterTotal(label: "authkit_cache_lookups", dimensions: [("namespace", "testserver"), ("outcome", "miss")]) == 1)
+            #expect(f.metrics.counterTotal(label: "authkit_cache_lookups", dimensions: [("namespace", "testserver"), ("outcome", "hit")]) == 1)
+            let requests = try f.metrics.expectTimer("authkit_requests", [("namespace", "testserver"), ("outcome", "2xx")])
+            #expect(requests.values.count == 2)
+            let outcomes = f.tracer.finishedSpans.filter { $0.operationName == "authkit.request" }.map { $0.attributes["authkit.cache"]?.toSpanAttribute() }
+            #expect(outcomes == [.string("miss"), .string("hit")])
+            let labels = everyLabel(f)
+            #expect(!labels.contains { $0.contains("alice") || $0.contains(f.tokens.accessToken.reveal) })
         }
     }
 

@@ -27,12 +27,11 @@ extension CacheMiddleware {
         } catch let error as CancellationError {
             throw error
         } catch {
-            if let stale = serveStale(entry) { return stale }
+            if let stale = serveStale(entry) { return answer(stale, .staleServed) }
             throw error
         }
 
         if isConditional, response.status == .notModified {
-            cache.count(.revalidation)
             let head = StoragePolicy.refreshed(entry, with: response.head)
             let responseTime = clock.now()
             let refreshed = StoragePolicy.entry(
@@ -41,25 +40,24 @@ extension CacheMiddleware {
             )
             guard let refreshed else {
                 cache.remove(key)
-                return AuthResponse(head: head, body: entry.body)
+                return answer(AuthResponse(head: head, body: entry.body), .revalidated)
             }
             cache.store(refreshed, for: key, ticket: ticket)
-            return refreshed.response(age: refreshed.age(at: responseTime))
+            return answer(refreshed.response(age: refreshed.age(at: responseTime)), .revalidated)
         }
         if Self.serverFailures.contains(response.status.code) {
             // The entry stays: the failure says nothing about whether it is still good.
-            return serveStale(entry) ?? response
+            if let stale = serveStale(entry) { return answer(stale, .staleServed) }
+            return answer(response, .forwardedStale(status: response.status.code))
         }
-        cache.count(.miss)
         keep(response, for: request, key: key, requestTime: requestTime, ticket: ticket)
-        return response
+        return answer(response, .forwardedStale(status: response.status.code))
     }
 
     /// The entry as the answer to a failed server, when its stale-if-error window allows.
     private func serveStale(_ entry: CachedResponse) -> AuthResponse? {
         let age = entry.age(at: clock.now())
         guard entry.canServeOnError(age: age) else { return nil }
-        cache.count(.staleServed)
         return entry.response(age: age)
     }
 }

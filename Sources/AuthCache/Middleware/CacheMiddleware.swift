@@ -21,7 +21,9 @@ import HTTPTypes
 /// - with `stale-if-error` (response directive or configuration), a failure of the server
 ///   (500, 502, 503, 504 or a transport error) is answered with the stale entry in that window;
 /// - a successful POST, PUT, PATCH or DELETE removes the stored GET and HEAD responses of its URL;
-/// - requests that carry their own conditional or `Range` fields, or a body, pass through.
+/// - requests that carry their own conditional or `Range` fields, or a body, pass through;
+/// - every answer to a request it looked up carries its `Cache-Status` member (RFC 9211): `hit`,
+///   `fwd=uri-miss`, `fwd=stale` with the server's status, … (see ``HTTPTypes/HTTPField/Name/cacheStatus``).
 ///
 /// A response reached through a redirect is stored under the URL the caller asked for.
 ///
@@ -59,18 +61,15 @@ public struct CacheMiddleware: Middleware {
         if directives.noStore { return try await next(request) }
         let (entry, ticket) = cache.lookup(key, request: request.head)
         guard let entry else {
-            cache.count(.miss)
-            if directives.onlyIfCached { return AuthResponse(status: .gatewayTimeout) }
-            return try await fetch(request, key: key, ticket: ticket, next: next)
+            if directives.onlyIfCached { return answer(AuthResponse(status: .gatewayTimeout), .onlyIfCached) }
+            return answer(try await fetch(request, key: key, ticket: ticket, next: next), .miss)
         }
         let age = entry.age(at: clock.now())
         if entry.isFresh(age: age), !directives.noCache, directives.maxAge.map({ age <= TimeInterval($0) }) ?? true {
-            cache.count(.hit)
-            return entry.response(age: age)
+            return answer(entry.response(age: age), .hit)
         }
         if directives.onlyIfCached {
-            cache.count(.miss)
-            return AuthResponse(status: .gatewayTimeout)
+            return answer(AuthResponse(status: .gatewayTimeout), .onlyIfCached)
         }
         return try await revalidate(request, entry: entry, key: key, ticket: ticket, next: next)
     }
