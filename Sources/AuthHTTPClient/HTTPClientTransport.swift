@@ -7,7 +7,7 @@ import NIOFoundationCompat
 import NIOHTTP1
 import NIOPosix
 
-/// A ``Transport`` over AsyncHTTPClient, with redirects turned off (the redirect middleware
+/// A ``/AuthCore/Transport`` over AsyncHTTPClient, with redirects turned off (the redirect middleware
 /// follows them, with credential stripping).
 ///
 /// Prefer the scoped form, which shuts the client down however the body ends:
@@ -91,7 +91,7 @@ public final class HTTPClientTransport: Transport {
     /// A body above 256 KiB becomes `Data` without a copy, holding NIO's buffer (which may have up
     /// to twice the body's capacity); smaller ones are copied.
     ///
-    /// The connection goes to ``AuthCore/AuthRequest/urlForTransport()``: the host and port that
+    /// The connection goes to ``/AuthCore/AuthRequest/urlForTransport()``: the host and port that
     /// origin checks read, by the same parser.
     /// - Throws: `AuthError` code `.invalidRequest` when the request's target is malformed, or
     ///   when its path holds escapes of bytes that are not UTF-8, which AsyncHTTPClient cannot send;

@@ -1,7 +1,7 @@
 public import AuthCore
 public import Observation
 
-/// An account's ``AccountState`` as an `@Observable` model for SwiftUI (and anything else that
+/// An account's ``/AuthCore/AccountState`` as an `@Observable` model for SwiftUI (and anything else that
 /// uses Observation): a view that reads ``state`` is redrawn when the account signs in or out,
 /// renews, needs a new sign-in, or loses its store.
 ///
@@ -17,7 +17,7 @@ public final class AccountStateModel {
     public let account: AccountKey
     @ObservationIgnored private var following: Task<Void, Never>?
 
-    /// Follows `session`'s ``AccountSession/states()`` until the model is released.
+    /// Follows `session`'s ``/AuthCore/AccountSession/states()`` until the model is released.
     public init<Strategy: AuthStrategy>(session: AccountSession<Strategy>) {
         account = session.account
         let states = session.states()

@@ -1,7 +1,7 @@
 public import AuthCore
 import Foundation
 
-/// A suite of checks that any ``CredentialStore`` runs against itself.
+/// A suite of checks that any ``/AuthCore/CredentialStore`` runs against itself.
 ///
 /// Each check starts from an empty store returned by the factory. A failed check throws
 /// ``ConformanceFailure`` naming the check and what was observed, so a test only has to call

@@ -1,7 +1,7 @@
 public import AuthCore
 import Synchronization
 
-/// Records the events of an ``AuthEvents`` broadcaster in the background, for tests that check
+/// Records the events of an ``/AuthCore/AuthEvents`` broadcaster in the background, for tests that check
 /// what a pipeline reported.
 ///
 /// ```swift

@@ -77,7 +77,12 @@ public final class HelperProcess: @unchecked Sendable {
     public var processIdentifier: Int32 { process.processIdentifier }
 
     /// Starts the package's executable product `name` (found by ``PackageExecutable``).
-    /// - Parameter override: An environment variable that may hold the executable's path.
+    /// - Parameters:
+    ///   - name: The executable product's name.
+    ///   - override: An environment variable that may hold the executable's path.
+    ///   - arguments: The helper's arguments.
+    ///   - environment: Variables added to this process's environment for the helper.
+    ///   - file: A source file of the package (by default the caller's), to find its build folder.
     public convenience init(named name: String, override: String? = nil, arguments: [String], environment: [String: String] = [:], file: String = #filePath) throws {
         try self.init(PackageExecutable.url(named: name, override: override, file: file), arguments: arguments, environment: environment)
     }

@@ -5,7 +5,7 @@ public import FoundationNetworking
 #endif
 import HTTPTypes
 
-/// A ``Transport`` over `URLSession` (FoundationNetworking on Linux), for apps that already use
+/// A ``/AuthCore/Transport`` over `URLSession` (FoundationNetworking on Linux), for apps that already use
 /// it: redirects are handed back to the pipeline (the redirect middleware follows them, with
 /// credential stripping) rather than followed, a cancelled task cancels its request, and failures
 /// are AuthKit's typed errors.

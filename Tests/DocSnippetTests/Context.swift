@@ -17,6 +17,7 @@ import CryptoExtras
 import Foundation
 import Hummingbird
 import Logging
+import OpenAPIRuntime
 
 private func given<T>() -> T { fatalError("doc examples are compiled, not run") }
 
@@ -80,6 +81,8 @@ var scannedText: String { given() }
 var secret: OTPSecret { given() }
 var secrets: TOTPSecretVault { given() }
 var server: AuthTestServer { given() }
+/// The OpenAPI transport an app already uses (AsyncHTTPClientTransport, URLSessionTransport).
+var openAPITransport: any ClientTransport { given() }
 var signer: any RequestSigner { given() }
 var sqliteStore: SQLiteCredentialStore { given() }
 var store: any CredentialStore { given() }

@@ -9,11 +9,13 @@ import AuthMFA
 import AuthObservation
 import AuthMigration
 import AuthOAuth2
+import AuthOpenAPI
 import AuthPostgresStore
 import AuthSQLiteStore
 import AuthSigning
 import AuthTelemetry
 import AuthTestServer
+import AuthTestServerAPI
 import AuthTesting
 import AuthURLSession
 import Crypto
@@ -23,6 +25,7 @@ import HTTPTypes
 import Hummingbird
 import JWTKit
 import Logging
+import OpenAPIRuntime
 import PostgresNIO
 import Testing
 
@@ -75,8 +78,8 @@ import Testing
         }
     }
 
-    /// Sources/AuthCache/Middleware/CacheMiddleware.swift:28
-    static func AuthCache_Middleware_CacheMiddleware_28() async throws {
+    /// Sources/AuthCache/Middleware/CacheMiddleware.swift:30
+    static func AuthCache_Middleware_CacheMiddleware_30() async throws {
         let cache = ResponseCache()
         let client = AuthClient(transport: transport, middlewares: [CacheMiddleware(cache: cache, account: alice)])
     }
@@ -641,6 +644,18 @@ import Testing
         // In a view: if case .reauthenticationRequired = model.state { SignInButton() }
     }
 
+    /// Sources/AuthOpenAPI/AuthClientTransport.swift:10
+    static func AuthOpenAPI_AuthClientTransport_10() async throws {
+        // `client`: an account client of AuthContainer.makeClient(for:strategy:).
+        let api = Client(serverURL: server.baseURL, transport: AuthClientTransport(client))
+        let me = try await api.getMe().ok.body.json
+    }
+
+    /// Sources/AuthOpenAPI/AuthOpenAPIMiddleware.swift:10
+    static func AuthOpenAPI_AuthOpenAPIMiddleware_10() async throws {
+        let api = Client(serverURL: server.baseURL, transport: openAPITransport, middlewares: [AuthOpenAPIMiddleware(client)])
+    }
+
     /// Sources/AuthPostgresStore/Container/AuthContainer+PostgresStore.swift:9
     static func AuthPostgresStore_Container_AuthContainer_PostgresStore_9() async throws {
         try await container.usePostgresStore(.init(host: "db.internal", username: "authkit", password: password, database: "auth", tls: .disable))
@@ -808,8 +823,8 @@ import Testing
         let telemetry = container.useTelemetry()
     }
 
-    /// Sources/AuthTelemetry/AuthTelemetry.swift:24
-    static func AuthTelemetry_AuthTelemetry_24() async throws {
+    /// Sources/AuthTelemetry/AuthTelemetry.swift:26
+    static func AuthTelemetry_AuthTelemetry_26() async throws {
         let telemetry = container.useTelemetry()   // the bootstrapped MetricsSystem and InstrumentationSystem
     }
 
@@ -993,6 +1008,164 @@ import Testing
     static func AuthURLSession_URLSessionTransport_13() async throws {
         let container = AuthContainer()
         container.useURLSession(URLSessionTransport())
+    }
+
+    /// Sources/AuthCore/Documentation.docc/AuthCore.md:16
+    static func AuthCore_Documentation_docc_AuthCore_16() async throws {
+        let container = AuthContainer()
+        container.useHTTPClient(transport)
+        let alice = container.makeClient(for: AccountKey(namespace: "example", account: "alice"), strategy: bearer)
+        try await alice.signIn(tokens)
+        let response = try await alice.send(.get, url)
+    }
+
+    /// Sources/AuthCore/Documentation.docc/GettingStarted.md:18
+    static func AuthCore_Documentation_docc_GettingStarted_18() async throws {
+        let container = AuthContainer()
+        container.useHTTPClient(transport)                       // AuthHTTPClient
+        try await container.useSQLiteStore(at: path)            // AuthSQLiteStore
+        container.useCipher(try AESGCMCipher(key: keyFromTheKeychainOrASecretsManager))
+    }
+
+    /// Sources/AuthCore/Documentation.docc/GettingStarted.md:30
+    static func AuthCore_Documentation_docc_GettingStarted_30() async throws {
+        let refresher = OAuth2RefreshTokenRefresher(tokenEndpoint: tokenURL, clientID: "my-cli", transport: transport)
+        let strategy = BearerStrategy(allowedHosts: AllowedHosts(origin: baseURL), refresher: refresher)
+        let alice = container.makeClient(for: AccountKey(namespace: "example", account: "alice"), strategy: strategy)
+    }
+
+    /// Sources/AuthCore/Documentation.docc/GettingStarted.md:41
+    static func AuthCore_Documentation_docc_GettingStarted_41() async throws {
+        let alice = container.makeClient(for: aliceKey, strategy: bearer)
+        try await alice.signIn(tokens)
+        let response = try await alice.send(.get, url)
+        struct Me: Decodable { let username: String }
+        let me = try await alice.json(Me.self, .get, url)
+        try await alice.signOut()
+    }
+
+    /// Sources/AuthCore/Documentation.docc/GettingStarted.md:58
+    static func AuthCore_Documentation_docc_GettingStarted_58() async throws {
+        container.override(TransportKey.self, with: ClosureTransport { _ in AuthResponse(status: .ok) })
+        container.override(ClockKey.self, with: clock)
+    }
+
+    /// Sources/AuthCore/Documentation.docc/PlugIns.md:11
+    static func AuthCore_Documentation_docc_PlugIns_11() async throws {
+        container.register(CredentialStoreKey.self) { _ in InMemoryCredentialStore() }   // built on first use
+        container.override(ClockKey.self, with: clock)                                    // a value, now
+        let store = container[CredentialStoreKey.self]
+    }
+
+    /// Sources/AuthCore/Documentation.docc/PlugIns.md:28
+    static func AuthCore_Documentation_docc_PlugIns_28() async throws {
+        struct TenantKey: Middleware {
+            let key: String
+            let scope: CredentialScope
+            nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
+                guard scope.admits(request, credential: "header x-tenant-key") else { return try await next(request) }
+                var request = request
+                request.head.headerFields[HTTPField.Name("X-Tenant-Key")!] = key
+                request.markSecret(header: "x-tenant-key")
+                return try await next(request)
+            }
+        }
+
+        var plugins = container[PluginMiddlewaresKey.self]
+        plugins.inner.append { context in TenantKey(key: "tenant-1", scope: context.credentialScope) }
+        container.override(PluginMiddlewaresKey.self, with: plugins)
+    }
+
+    /// Sources/AuthCore/Documentation.docc/PlugIns.md:52
+    static func AuthCore_Documentation_docc_PlugIns_52() async throws {
+        enum TenantIDKey: AuthContainerKey {
+            static func makeDefault(_ container: AuthContainer) -> String { "default" }
+        }
+        container.override(TenantIDKey.self, with: "tenant-1")
+    }
+
+    /// Sources/AuthCore/Documentation.docc/RenewingCredentials.md:57
+    static func AuthCore_Documentation_docc_RenewingCredentials_57() async throws {
+        for await state in client.session.states() {
+            print(state)
+        }
+    }
+
+    /// Sources/AuthCore/Documentation.docc/StoresAndProcesses.md:20
+    static func AuthCore_Documentation_docc_StoresAndProcesses_20() async throws {
+        try await container.useSQLiteStore(at: path)
+        container.useCipher(try AESGCMCipher(key: keyFromTheKeychainOrASecretsManager))
+    }
+
+    /// Sources/AuthCore/Documentation.docc/WritingAMiddleware.md:12
+    static func AuthCore_Documentation_docc_WritingAMiddleware_12() async throws {
+        struct RequestID: Middleware {
+            nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
+                var request = request
+                request.head.headerFields[HTTPField.Name("X-Request-ID")!] = UUID().uuidString
+                return try await next(request)
+            }
+        }
+    }
+
+    /// Sources/AuthCore/Documentation.docc/WritingAMiddleware.md:39
+    static func AuthCore_Documentation_docc_WritingAMiddleware_39() async throws {
+        struct TenantKey: Middleware {
+            let key: String
+            let scope: CredentialScope
+            nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
+                guard scope.admits(request, credential: "header x-tenant-key") else { return try await next(request) }
+                var request = request
+                request.head.headerFields[HTTPField.Name("X-Tenant-Key")!] = key
+                request.markSecret(header: "x-tenant-key")
+                return try await next(request)
+            }
+        }
+    }
+
+    /// Sources/AuthCore/Documentation.docc/WritingAStrategy.md:18
+    static func AuthCore_Documentation_docc_WritingAStrategy_18() async throws {
+        struct SessionTicket: Credential {
+            static let kind = "session-ticket"
+            var ticket: Secret
+            var expiresAt: Date?
+            func authorize(_ request: inout AuthRequest) {
+                request.head.headerFields[HTTPField.Name("X-Session-Ticket")!] = ticket.reveal
+                request.markSecret(header: "x-session-ticket")
+            }
+            var description: String { "SessionTicket(expires: \(expiresAt.map { "\($0)" } ?? "never"))" }
+        }
+    }
+
+    /// Sources/AuthCore/Documentation.docc/WritingAStrategy.md:37
+    static func AuthCore_Documentation_docc_WritingAStrategy_37() async throws {
+        struct SessionTicket: Credential {
+            static let kind = "session-ticket"
+            var ticket: Secret
+            var expiresAt: Date?
+            func authorize(_ request: inout AuthRequest) {
+                request.head.headerFields[HTTPField.Name("X-Session-Ticket")!] = ticket.reveal
+            }
+            var description: String { "SessionTicket" }
+        }
+
+        struct SessionTicketStrategy: AuthStrategy {
+            let allowedHosts: AllowedHosts
+            let renewURL: URL
+            let transport: any Transport
+
+            func renew(_ credential: SessionTicket?, context: RenewalContext) async throws -> SessionTicket {
+                guard let credential else { throw AuthError.notSignedIn(context.account) }
+                var request = try AuthRequest(method: .post, url: renewURL)
+                credential.authorize(&request)
+                let response = try await transport.send(request)
+                if response.status == .unauthorized {
+                    throw AuthError.reauthenticationRequired(context.account, reason: "the ticket can no longer be renewed")
+                }
+                guard response.status == .ok else { throw AuthError.transport("renewal answered \(response.status.code)") }
+                return SessionTicket(ticket: Secret(String(decoding: response.body, as: UTF8.self)), expiresAt: context.now.addingTimeInterval(3600))
+            }
+        }
     }
 }
 

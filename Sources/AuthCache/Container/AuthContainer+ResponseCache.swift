@@ -1,6 +1,6 @@
 public import AuthCore
 
-/// The response cache that ``AuthContainer/useResponseCache(_:onPurge:)`` installs in every
+/// The response cache that ``AuthCore/AuthContainer/useResponseCache(_:onPurge:)`` installs in every
 /// client; read it back to inspect or purge it:
 /// ```swift
 /// container[ResponseCacheKey.self].purge(account: alice)
@@ -30,8 +30,8 @@ extension AuthContainer {
     /// account, and purges an account's entries when it signs out or must sign in again.
     ///
     /// Registers a ``ResponseCache`` under ``ResponseCacheKey`` (built on first use, following
-    /// the container's ``AuthEventsKey``) and adds a ``CacheMiddleware`` as the outermost
-    /// plug-in middleware of each client, aged by the container's ``ClockKey``. Call it while
+    /// the container's ``/AuthCore/AuthEventsKey``) and adds a ``CacheMiddleware`` as the outermost
+    /// plug-in middleware of each client, aged by the container's ``/AuthCore/ClockKey``. Call it while
     /// configuring, before building clients; calling it again replaces the configuration.
     ///
     /// ```swift

@@ -1,7 +1,7 @@
 public import AuthCore
 
 extension CachingCredentialStore: CredentialChangeFeed {
-    /// The inner store's changes, when it has a change feed (``CredentialChangeFeed``), each
+    /// The inner store's changes, when it has a change feed (``/AuthCore/CredentialChangeFeed``), each
     /// dropping the cached records it concerns before it is passed on (so a session that re-reads
     /// on it reads the inner store); a stream that ends at once otherwise.
     public func credentialChanges() -> AsyncStream<CredentialChange> {

@@ -2,7 +2,7 @@ public import AuthCore
 import Foundation
 import Synchronization
 
-/// A ``CredentialStore`` decorator that keeps records in memory for a short time, so that
+/// A ``/AuthCore/CredentialStore`` decorator that keeps records in memory for a short time, so that
 /// repeated reads of the same credential do not go to disk.
 ///
 /// - Reads go through: a miss reads the inner store and keeps the record (or its absence) for
@@ -12,7 +12,7 @@ import Synchronization
 ///   the older value back.
 /// - Another process writing the same store is seen once the cached record's lifetime has
 ///   passed (2 seconds by default); keep it short.
-/// - When the inner store has ``RefreshLocking`` so does this one: it forwards the lock and
+/// - When the inner store has ``/AuthCore/RefreshLocking`` so does this one: it forwards the lock and
 ///   drops the account's cached records on entering it, so a renewal re-reads what another
 ///   process may have written.
 ///

@@ -29,7 +29,7 @@ extension CredentialCaching {
 }
 
 /// Builds a ``CachingCredentialStore`` around a store known only as `any CredentialStore`,
-/// keeping its ``RefreshLocking`` when it has it.
+/// keeping its ``/AuthCore/RefreshLocking`` when it has it.
 public enum CredentialCache {
     /// Wraps `store` in a ``CachingCredentialStore``.
     /// - Parameters:

@@ -3,8 +3,8 @@ import Synchronization
 
 extension ResponseCache {
     /// Follows `events` and purges an account's entries when it signs out
-    /// (``AuthEvent/signedOut(_:)``) or must sign in again
-    /// (``AuthEvent/reauthenticationRequired(_:reason:)``).
+    /// (``/AuthCore/AuthEvent/signedOut(_:)``) or must sign in again
+    /// (``/AuthCore/AuthEvent/reauthenticationRequired(_:reason:)``).
     ///
     /// The subscription is made before this method returns, so an event emitted right after
     /// is seen. The purge itself runs on the returned task shortly after the event; `onPurge`

@@ -2,7 +2,7 @@ public import AuthCore
 import Foundation
 import HTTPTypes
 
-/// A ``Middleware`` that sends the jar's cookies with every request and stores the cookies of
+/// A ``/AuthCore/Middleware`` that sends the jar's cookies with every request and stores the cookies of
 /// every response.
 ///
 /// For each request it builds the `Cookie` header for the request URL and, once the response

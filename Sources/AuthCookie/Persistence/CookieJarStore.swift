@@ -1,7 +1,7 @@
 public import AuthCore
 public import Foundation
 
-/// Saves and loads the cookie jar of one account through any ``CredentialStore``, so that the
+/// Saves and loads the cookie jar of one account through any ``/AuthCore/CredentialStore``, so that the
 /// jar survives a reload.
 ///
 /// The jar is one record: item `cookies`, kind `cookie-jar`, a JSON ``CookieJarSnapshot`` as

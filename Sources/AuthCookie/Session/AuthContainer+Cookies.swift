@@ -50,7 +50,7 @@ public enum CookieJarsKey: AuthContainerKey {
     }
 }
 
-/// Whether ``AuthContainer/useCookies(configuration:)`` already added the cookie middleware.
+/// Whether ``/AuthCore/AuthContainer/useCookies(configuration:)`` already added the cookie middleware.
 enum CookieMiddlewareInstalledKey: AuthContainerKey {
     /// A flag that is set once.
     final class Flag: Sendable {

@@ -8,7 +8,7 @@ public import Foundation
 /// on every sign-in (a new ``signInID`` and ``establishedAt``), which is how concurrent requests
 /// that saw the old session tell that another request already signed in again. The password is
 /// kept only when the user opted in (`Login.keepsPasswordForReLogin`), so that the session can be
-/// re-established without them: configure a ``CredentialCipher`` on the vault to seal it at rest.
+/// re-established without them: configure a ``/AuthCore/CredentialCipher`` on the vault to seal it at rest.
 public struct CookieSessionCredential: Credential {
     /// `cookie-session`.
     public static let kind = "cookie-session"

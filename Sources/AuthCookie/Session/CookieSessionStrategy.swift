@@ -10,13 +10,13 @@ public import HTTPTypes
 /// Renewal posts to the ``Refresh`` endpoint when one is configured (servers such as
 /// flask-jwt-extended renew with a refresh cookie and its own CSRF pair), and falls back to
 /// posting the password again only when the user opted in to keep it
-/// (``Login/keepsPasswordForReLogin``; seal the vault with a ``CredentialCipher`` then). Without
+/// (``Login/keepsPasswordForReLogin``; seal the vault with a ``/AuthCore/CredentialCipher`` then). Without
 /// either, an ended session needs a new sign-in (`AuthError.reauthenticationRequired`). A refusal
 /// that names CSRF fails the request with `AuthError` code `.csrfRejected` and renews nothing.
 ///
-/// The cookies travel through the account's ``CookieMiddleware`` (``AuthContainer/useCookies(configuration:)``
+/// The cookies travel through the account's ``CookieMiddleware`` (``AuthCore/AuthContainer/useCookies(configuration:)``
 /// adds it to every client); the strategy shares that jar, so build it with
-/// ``AuthContainer/cookieSessionStrategy(for:allowedHosts:login:csrf:)``:
+/// ``AuthCore/AuthContainer/cookieSessionStrategy(for:allowedHosts:login:csrf:refresh:)``:
 ///
 /// ```swift
 /// container.useCookies()

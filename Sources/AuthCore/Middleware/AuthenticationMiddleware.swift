@@ -27,7 +27,7 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
 
     /// Authorizes, sends, and on an authentication failure renews and retries once.
     ///
-    /// The credential is held as a reference (``AccountSession/Published``) and every use of the
+    /// The credential is held as a reference (`AccountSession.Published`) and every use of the
     /// strategy is a synchronous call: this runs unspecialized (through `any Middleware`), where a
     /// value of a generic type kept across an `await` costs a task allocation per request.
     public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {

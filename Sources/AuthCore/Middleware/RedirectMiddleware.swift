@@ -19,6 +19,7 @@ public struct RedirectMiddleware: Middleware {
 
     /// Creates the middleware.
     /// - Parameters:
+    ///   - maxHops: The most redirects followed for one request.
     ///   - secretFields: Names to strip besides ``SecretFields/standard`` (a container passes
     ///     its `container.markSecret(_:)` names).
     public init(maxHops: Int = 10, secretFields: SecretFields = SecretFields()) {

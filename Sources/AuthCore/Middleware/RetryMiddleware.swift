@@ -15,7 +15,10 @@ public struct RetryMiddleware: Middleware {
     private let random: @Sendable () -> Double
 
     /// Creates the middleware.
-    /// - Parameter random: A source of uniform values in 0...1 for the jitter.
+    /// - Parameters:
+    ///   - policy: Which failures are retried, how often and how long apart.
+    ///   - clock: The clock the waits sleep on.
+    ///   - random: A source of uniform values in 0...1 for the jitter.
     public init(policy: RetryPolicy = .init(), clock: any AuthClock = SystemClock(), random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }) {
         self.policy = policy
         self.clock = clock

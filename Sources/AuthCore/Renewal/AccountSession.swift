@@ -203,7 +203,7 @@ public actor AccountSession<Strategy: AuthStrategy> {
         return try await resolve(planCredential())
     }
 
-    /// ``pendingCredential()`` as a ``Published`` reference, for the authentication middleware:
+    /// ``pendingCredential()`` as a `Published` reference, for the authentication middleware:
     /// it runs unspecialized, where a generic value it receives across an `await` costs a task
     /// allocation per request (measurable in the renewal storm).
     nonisolated func pendingPublished() async throws -> Published {

@@ -26,8 +26,13 @@ public struct OAuth2RefreshTokenRefresher: TokenRefresher {
 
     /// Creates a refresher.
     /// - Parameters:
+    ///   - tokenEndpoint: The authorization server's token endpoint.
+    ///   - clientID: The client's identifier, sent with each refresh.
+    ///   - authentication: How the client authenticates to the endpoint.
+    ///   - scope: Scopes to ask for, if narrower than the original grant.
     ///   - transport: Sends the token request. Pass the plain transport, not an authenticated
     ///     client, so that the refresh does not go through the authentication middleware.
+    ///   - clock: Gives the issue time when a response has no `Date` field.
     public init(tokenEndpoint: URL, clientID: String, authentication: ClientAuthentication = .none, scope: String? = nil, transport: any Transport, clock: any AuthClock = SystemClock()) {
         self.endpoint = OAuth2TokenEndpoint(url: tokenEndpoint, clientID: clientID, authentication: authentication, transport: transport, clock: clock)
         self.scope = scope

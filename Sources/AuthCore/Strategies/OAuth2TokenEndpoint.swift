@@ -91,6 +91,9 @@ public struct OAuth2TokenEndpoint: Sendable {
 
     /// Creates the endpoint.
     /// - Parameters:
+    ///   - url: The token endpoint.
+    ///   - clientID: The client's identifier.
+    ///   - authentication: How the client authenticates.
     ///   - transport: Sends the requests. Pass the plain transport, not an authenticated client,
     ///     so that they do not go through the authentication middleware.
     ///   - clock: Gives the issue time when a response has no `Date` field.

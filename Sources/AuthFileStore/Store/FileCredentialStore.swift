@@ -2,7 +2,7 @@ public import AuthCore
 public import Foundation
 import Dispatch
 
-/// A ``CredentialStore`` that keeps each record in its own file under a directory, safe to share
+/// A ``/AuthCore/CredentialStore`` that keeps each record in its own file under a directory, safe to share
 /// between processes.
 ///
 /// - **Layout:** `<root>/<namespace>/<account>/<item>.rec`, each name hex-encoded (or hashed

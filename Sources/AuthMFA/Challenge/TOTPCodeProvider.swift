@@ -37,7 +37,7 @@ public struct TOTPCodeProvider: MFACodeProvider, CustomStringConvertible, Custom
     ///
     /// - Throws: ``MFAError`` `.noMethodAvailable` unless `method` is `totp` and the challenge
     ///   offers it; `.expiredChallenge` when it has expired; `.notEnrolled` when the vault has no
-    ///   secret; ``CredentialStoreError`` when the store fails.
+    ///   secret; ``/AuthCore/CredentialStoreError`` when the store fails.
     public func code(for challenge: MFAChallenge, method: MFAMethod) async throws -> String {
         guard method == .totp, challenge.methods.contains(.totp) else {
             throw MFAError.noMethodAvailable(offered: challenge.methods)

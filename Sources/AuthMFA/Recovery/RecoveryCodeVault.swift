@@ -1,7 +1,7 @@
 public import AuthCore
 public import Foundation
 
-/// Keeps each account's recovery codes in a ``CredentialStore`` as salted hashes, and consumes
+/// Keeps each account's recovery codes in a ``/AuthCore/CredentialStore`` as salted hashes, and consumes
 /// a code the first time it is used.
 ///
 /// The record is item `recovery-codes` of the account, kind `otp.recovery`, holding a
@@ -37,7 +37,7 @@ public actor RecoveryCodeVault: CustomStringConvertible, CustomReflectable {
     /// Replaces the account's codes with `count` new ones and returns them (the only time they
     /// are available in plain text).
     ///
-    /// - Throws: ``CredentialStoreError`` when the store fails.
+    /// - Throws: ``/AuthCore/CredentialStoreError`` when the store fails.
     public func regenerate(for account: AccountKey, count: Int = 10) async throws -> [RecoveryCode] {
         let codes = RecoveryCode.generate(count: count)
         let set = RecoveryCodeSet(codes: codes)
@@ -51,7 +51,7 @@ public actor RecoveryCodeVault: CustomStringConvertible, CustomReflectable {
     ///
     /// - Returns: true the first time a valid code is given; false for a wrong, malformed or
     ///   already used code, or when the account has no codes.
-    /// - Throws: ``CredentialStoreError`` when the store fails; the code is then not consumed
+    /// - Throws: ``/AuthCore/CredentialStoreError`` when the store fails; the code is then not consumed
     ///   and not accepted.
     public func redeem(_ code: String, for account: AccountKey) async throws -> Bool {
         try await locks.withLock(account) { [store, json, now] in

@@ -4,7 +4,7 @@ public import Foundation
 /// Refuses a one-time code whose time step (or HOTP counter) is not later than the last one
 /// accepted for the account, so that each code works once (RFC 6238 §5.2).
 ///
-/// The last accepted step is persisted in a ``CredentialStore`` (item `otp-replay` of the
+/// The last accepted step is persisted in a ``/AuthCore/CredentialStore`` (item `otp-replay` of the
 /// account, kind `otp.replay`, JSON `{"lastAcceptedStep": N}`), so it survives restarts and is
 /// shared by every guard over the same store. Calls for one account are serialized within the
 /// process, so two concurrent submissions of the same code cannot both be accepted.
@@ -42,7 +42,7 @@ public actor OTPReplayGuard: CustomStringConvertible, CustomReflectable {
 
     /// The last step accepted for `account`, or nil when none was.
     ///
-    /// - Throws: ``CredentialStoreError`` when the store fails or the record is unreadable.
+    /// - Throws: ``/AuthCore/CredentialStoreError`` when the store fails or the record is unreadable.
     public func lastAcceptedStep(for account: AccountKey) async throws -> UInt64? {
         try await json.load(from: store, key: account.item(Self.item))?.lastAcceptedStep
     }
@@ -51,7 +51,7 @@ public actor OTPReplayGuard: CustomStringConvertible, CustomReflectable {
     ///
     /// - Returns: true when the step was new and is now recorded; false for a replay (the step
     ///   or a later one was accepted already).
-    /// - Throws: ``CredentialStoreError`` when the record cannot be read or written; the step is
+    /// - Throws: ``/AuthCore/CredentialStoreError`` when the record cannot be read or written; the step is
     ///   then not accepted.
     public func accept(step: UInt64, for account: AccountKey) async throws -> Bool {
         try await locks.withLock(account) { [self] in

@@ -1,7 +1,7 @@
 import AuthCore
 import Foundation
 
-/// Reads and writes the JSON records of this module in a ``CredentialStore``.
+/// Reads and writes the JSON records of this module in a ``/AuthCore/CredentialStore``.
 ///
 /// A record that cannot be decoded is reported as `CredentialStoreError.corrupted` and left in
 /// place; a record of a newer format version as `.incompatibleVersion`.

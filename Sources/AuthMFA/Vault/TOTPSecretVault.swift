@@ -1,7 +1,7 @@
 public import AuthCore
 public import Foundation
 
-/// Stores an account's TOTP secret and parameters in a ``CredentialStore``.
+/// Stores an account's TOTP secret and parameters in a ``/AuthCore/CredentialStore``.
 ///
 /// The record is item `totp-secret` of the account, kind `otp.totp`, JSON with the base32
 /// secret, algorithm, digits, period and t0. The payload holds the secret: use a store that
@@ -42,7 +42,7 @@ public struct TOTPSecretVault: Sendable, CustomStringConvertible, CustomReflecta
 
     /// Stores `totp`'s secret and parameters for `account`, replacing any earlier ones.
     ///
-    /// - Throws: ``CredentialStoreError`` when the store fails.
+    /// - Throws: ``/AuthCore/CredentialStoreError`` when the store fails.
     public func save(_ totp: TOTP, for account: AccountKey) async throws {
         let record = Record(secret: totp.secret.base32EncodedString(), algorithm: totp.algorithm, digits: totp.digits, period: totp.period, t0: totp.t0)
         try await json.save(record, to: store, key: account.item(Self.item), now: now())
@@ -50,7 +50,7 @@ public struct TOTPSecretVault: Sendable, CustomStringConvertible, CustomReflecta
 
     /// The account's TOTP generator, or nil when none is stored.
     ///
-    /// - Throws: ``CredentialStoreError`` when the store fails, or `.corrupted` when the record
+    /// - Throws: ``/AuthCore/CredentialStoreError`` when the store fails, or `.corrupted` when the record
     ///   holds an invalid secret or parameters (the record is left in place).
     public func load(for account: AccountKey) async throws -> TOTP? {
         let key = account.item(Self.item)

@@ -61,7 +61,7 @@ public actor TOTPVerifier: CustomStringConvertible, CustomReflectable {
     /// Checks `code` for `account` against the TOTP secret stored for it.
     ///
     /// - Throws: ``MFAError`` `.notEnrolled` when the account has no TOTP secret;
-    ///   ``CredentialStoreError`` when the store fails (the code is then not accepted).
+    ///   ``/AuthCore/CredentialStoreError`` when the store fails (the code is then not accepted).
     public func verify(_ code: String, for account: AccountKey) async throws -> TOTPVerificationResult {
         let date = now()
         if let until = activeLockout(for: account, at: date) { return .lockedOut(until: until) }
@@ -73,7 +73,7 @@ public actor TOTPVerifier: CustomStringConvertible, CustomReflectable {
 
     /// Checks `code` for `account` against `totp` (a secret kept elsewhere).
     ///
-    /// - Throws: ``CredentialStoreError`` when the replay record cannot be read or written.
+    /// - Throws: ``/AuthCore/CredentialStoreError`` when the replay record cannot be read or written.
     public func verify(_ code: String, for account: AccountKey, using totp: TOTP) async throws -> TOTPVerificationResult {
         let date = now()
         if let until = activeLockout(for: account, at: date) { return .lockedOut(until: until) }

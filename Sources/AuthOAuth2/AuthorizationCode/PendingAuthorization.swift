@@ -5,7 +5,7 @@ public import Foundation
 /// needs (the state to check, the PKCE verifier, the redirect URI).
 ///
 /// `Codable`, so that a tool can keep it between starting and completing; the verifier is a
-/// ``Secret`` and its `description` shows only the URL's origin and the state's length.
+/// ``/AuthCore/Secret`` and its `description` shows only the URL's origin and the state's length.
 public struct PendingAuthorization: Sendable, Equatable, Codable, CustomStringConvertible {
     /// The authorization request to open: the provider's authorization endpoint with the
     /// client id, redirect URI, scopes, `state`, `nonce` and the PKCE challenge.

@@ -5,7 +5,7 @@ public import Foundation
 /// provider it belongs to. The grants are methods on it (authorization code with PKCE, client
 /// credentials through ``ClientCredentialsStrategy``, refresh, revocation).
 ///
-/// It is also the ``TokenRefresher`` of a ``BearerStrategy`` for the tokens it obtained: the
+/// It is also the ``/AuthCore/TokenRefresher`` of a ``/AuthCore/BearerStrategy`` for the tokens it obtained: the
 /// refresh_token grant at the provider's token endpoint.
 ///
 /// ```swift
@@ -30,6 +30,9 @@ public struct OAuth2Client: TokenRefresher, CustomStringConvertible {
 
     /// Creates a client.
     /// - Parameters:
+    ///   - provider: The provider's endpoints (see ``OAuth2Provider``).
+    ///   - clientID: The client's identifier at the provider.
+    ///   - authentication: How the client authenticates to the provider.
     ///   - dpop: Binds the tokens to this key (for one account: see ``DPoPKeyring``).
     ///   - transport: Sends the requests to the provider: the plain transport, not an
     ///     authenticated client.

@@ -54,7 +54,9 @@ public struct DPoPMiddleware: Middleware {
 extension AuthContainer {
     /// Puts DPoP proofs on the requests of the account clients built from now on that carry a
     /// DPoP-bound token, each account with its key from `keyring` (kept in the container's vault).
-    /// - Parameter allowedHosts: Where proofs may go; by default each client's strategy's hosts.
+    /// - Parameters:
+    ///   - keyring: Gives each account its key.
+    ///   - allowedHosts: Where proofs may go; by default each client's strategy's hosts.
     public func useDPoP(_ keyring: DPoPKeyring, allowedHosts: AllowedHosts? = nil) {
         var plugins = self[PluginMiddlewaresKey.self]
         plugins.inner.append { context in

@@ -2,7 +2,7 @@ public import AuthCore
 public import Foundation
 
 /// A device authorization in progress (RFC 8628 §3.2): what to show the user, and what polling
-/// for the tokens needs. The device code is a ``Secret``.
+/// for the tokens needs. The device code is a ``/AuthCore/Secret``.
 public struct DeviceAuthorization: Sendable, Equatable, Codable, CustomStringConvertible {
     /// `device_code`: what the client polls with.
     public let deviceCode: Secret

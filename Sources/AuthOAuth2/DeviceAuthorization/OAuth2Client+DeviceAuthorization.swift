@@ -14,7 +14,7 @@ extension OAuth2Client {
     /// let tokens = try await app.pollDeviceAuthorization(device)
     /// ```
     /// - Throws: `AuthError` `.misconfigured` when the provider has no device authorization
-    ///   endpoint, the endpoint's errors (see ``OAuth2TokenEndpoint``), `.decoding`.
+    ///   endpoint, the endpoint's errors (see ``/AuthCore/OAuth2TokenEndpoint``), `.decoding`.
     public func startDeviceAuthorization(scopes: [String], parameters: [(String, String)] = []) async throws -> DeviceAuthorization {
         let metadata = try await provider.metadata()
         guard let endpoint = metadata.deviceAuthorizationEndpoint else {
@@ -41,7 +41,9 @@ extension OAuth2Client {
     /// Polls the token endpoint until the user answers (RFC 8628 §3.4, §3.5): waits `interval`
     /// before each poll, 5 s more after each `slow_down`, and stops at the device code's expiry.
     /// Cancelling the task stops it.
-    /// - Parameter progress: Told of each `authorization_pending` and `slow_down`.
+    /// - Parameters:
+    ///   - device: The authorization ``startDeviceAuthorization(scopes:parameters:)`` returned.
+    ///   - progress: Told of each `authorization_pending` and `slow_down`.
     /// - Returns: The tokens, once the user approved.
     /// - Throws: `AuthError` `.authorizationFailed` when the user refused (`access_denied`) or
     ///   the code expired (`expired_token`, or its lifetime passed here); the token endpoint's

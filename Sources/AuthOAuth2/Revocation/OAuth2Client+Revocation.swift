@@ -7,7 +7,7 @@ extension OAuth2Client {
     ///   - token: The token.
     ///   - hint: `refresh_token` or `access_token`.
     /// - Throws: `AuthError` `.misconfigured` when the provider has no revocation endpoint, or
-    ///   the endpoint's error (see ``OAuth2TokenEndpoint``).
+    ///   the endpoint's error (see ``/AuthCore/OAuth2TokenEndpoint``).
     public func revoke(_ token: Secret, hint: String) async throws {
         let metadata = try await provider.metadata()
         guard let endpoint = metadata.revocationEndpoint else {
@@ -22,7 +22,7 @@ extension OAuth2Client {
     ///
     /// The revocation is best effort: each token is revoked on its own, and when one fails
     /// (provider unreachable, no revocation endpoint, an error answer), or the stored tokens
-    /// cannot be read, ``AuthEvent/revocationFailed(_:reason:)`` reports it and the local
+    /// cannot be read, ``/AuthCore/AuthEvent/revocationFailed(_:reason:)`` reports it and the local
     /// credential is removed all the same, so a sign-out always signs out.
     ///
     /// ```swift

@@ -4,7 +4,7 @@ public import PostgresNIO
 extension AuthContainer {
     /// Keeps the credentials of every client this container builds in PostgreSQL, shared by every
     /// machine that uses the same database: opens a pool, migrates the schema, and sets
-    /// ``CredentialStoreKey``.
+    /// ``/AuthCore/CredentialStoreKey``.
     ///
     /// ```swift
     /// try await container.usePostgresStore(.init(host: "db.internal", username: "authkit", password: password, database: "auth", tls: .disable))

@@ -24,7 +24,7 @@ extension SQLiteCredentialStore {
     /// - Parameters:
     ///   - path: The database file.
     ///   - options: Timeouts, durability and lease settings.
-    /// - Throws: ``CredentialStoreError``: `.corrupted` (naming the path) for a file that is not a
+    /// - Throws: ``/AuthCore/CredentialStoreError``: `.corrupted` (naming the path) for a file that is not a
     ///   database or fails its integrity check; `.incompatibleVersion` for a newer schema;
     ///   `.unavailable` when the file stays locked past the busy timeout; `.invalidArgument` for
     ///   options out of range (a negative timeout, a lease under 30 ms) and for a location the

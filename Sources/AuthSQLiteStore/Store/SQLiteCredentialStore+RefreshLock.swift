@@ -6,7 +6,7 @@ extension SQLiteCredentialStore {
     /// Runs `body` while holding the refresh lock of `account`, excluding every other caller in
     /// this process and in every other process that shares the database file.
     ///
-    /// Callers in this process are serialised first with ``AccountLocks``, so only one task per
+    /// Callers in this process are serialised first with ``/AuthCore/AccountLocks``, so only one task per
     /// process polls the database. That task then takes a *lease*: a row of `refresh_lease` for
     /// the account, claimed inside a `BEGIN IMMEDIATE` transaction when it is absent, expired, or
     /// ours. The row names its owner (this store instance and a UUID per acquisition) and expires

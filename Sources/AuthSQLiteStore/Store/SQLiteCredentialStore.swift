@@ -2,8 +2,8 @@ public import AuthCore
 import Foundation
 import GRDB
 
-/// A multi-user ``CredentialStore`` in one SQLite file (GRDB over the system libsqlite3), with
-/// ``RefreshLocking`` that excludes other processes sharing the file.
+/// A multi-user ``/AuthCore/CredentialStore`` in one SQLite file (GRDB over the system libsqlite3), with
+/// ``/AuthCore/RefreshLocking`` that excludes other processes sharing the file.
 ///
 /// Records are rows keyed by (namespace, account, item) holding the envelope's kind, format
 /// version, opaque payload bytes and times; the vault above encrypts payloads when a cipher is
@@ -20,7 +20,7 @@ import GRDB
 /// let accounts = try await store.accounts(in: "github")   // ["alice"]
 /// ```
 ///
-/// Errors are ``CredentialStoreError``s: `.unavailable` when the file stays locked past
+/// Errors are ``/AuthCore/CredentialStoreError``s: `.unavailable` when the file stays locked past
 /// ``SQLiteStoreOptions/busyTimeout`` (never read that as "signed out"), `.corrupted` for a file
 /// that is not a database (left untouched) or a record that cannot be decoded (left in place),
 /// `.incompatibleVersion` for a file written by a newer schema.
@@ -182,7 +182,7 @@ public final class SQLiteCredentialStore: CredentialStore, RefreshLocking {
         }
     }
 
-    /// Runs `work`, translating SQLite failures into ``CredentialStoreError``s.
+    /// Runs `work`, translating SQLite failures into ``/AuthCore/CredentialStoreError``s.
     func perform<T>(_ operation: String, key: CredentialKey? = nil, _ work: () async throws -> T) async throws -> T {
         do {
             return try await work()

@@ -1,7 +1,7 @@
 import AuthCore
 import GRDB
 
-/// Translates SQLite and GRDB failures into ``CredentialStoreError`` codes callers can act on.
+/// Translates SQLite and GRDB failures into ``/AuthCore/CredentialStoreError`` codes callers can act on.
 ///
 /// - `SQLITE_BUSY` / `SQLITE_LOCKED` (still locked after the busy timeout) → `.unavailable`:
 ///   the records are not known to be gone, so a caller must never read this as "signed out".

@@ -18,7 +18,11 @@ public enum SignatureBase {
     }
 
     /// The signature base for `components` of `message` with signature `parameters`.
-    /// - Parameter structuredFields: The structured fields `;sf` and `;key` may name, by type.
+    /// - Parameters:
+    ///   - message: The request or response signed.
+    ///   - components: The components covered, in order.
+    ///   - parameters: The signature's parameters (`created`, `keyid`, …).
+    ///   - structuredFields: The structured fields `;sf` and `;key` may name, by type.
     /// - Throws: ``MessageSignatureError`` when a component is missing, repeated or unsupported;
     ///   a component listed twice is reported before the message is read.
     public static func make(
@@ -37,7 +41,10 @@ public enum SignatureBase {
     }
 
     /// The value of one component in `message`.
-    /// - Parameter structuredFields: The structured fields `;sf` and `;key` may name, by type.
+    /// - Parameters:
+    ///   - component: The component.
+    ///   - message: The request or response it is read from.
+    ///   - structuredFields: The structured fields `;sf` and `;key` may name, by type.
     /// - Throws: ``MessageSignatureError`` when it is missing or unsupported.
     public static func value(
         of component: ComponentIdentifier, in message: Message,

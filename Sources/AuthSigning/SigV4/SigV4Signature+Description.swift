@@ -39,7 +39,7 @@ extension SigV4Signature: CustomStringConvertible, CustomDebugStringConvertible,
     public var debugDescription: String { description }
 
     /// Every intermediate result, with the signature, the session token and other secret values
-    /// redacted (the canonical request as ``redactedCanonicalRequest``), so `dump` shows no secret.
+    /// redacted (the canonical request as `redactedCanonicalRequest`), so `dump` shows no secret.
     public var customMirror: Mirror {
         Mirror(self, children: [
             "canonicalRequest": redactedCanonicalRequest,

@@ -10,7 +10,7 @@ extension AuthContainer {
     /// hop is signed again with a fresh time (and nonce). Only requests to `allowedHosts` are
     /// signed; by default those are the hosts of each client's strategy, the origins its
     /// credential goes to. Clients built before this call, and
-    /// ``AuthContainer/makePublicClient()`` clients, are not signed.
+    /// ``/AuthCore/AuthContainer/makePublicClient()`` clients, are not signed.
     ///
     /// ```swift
     /// let container = AuthContainer()
@@ -22,7 +22,7 @@ extension AuthContainer {
     ///   - signer: Signs each request.
     ///   - allowedHosts: The origins whose requests are signed; nil (the default) takes each
     ///     client's strategy's hosts.
-    ///   - now: The signing clock; by default the container's ``ClockKey`` clock.
+    ///   - now: The signing clock; by default the container's ``/AuthCore/ClockKey`` clock.
     public func useRequestSigner(_ signer: any RequestSigner, allowedHosts: AllowedHosts? = nil, now: (@Sendable () -> Date)? = nil) {
         var plugins = self[PluginMiddlewaresKey.self]
         plugins.inner.append { context in

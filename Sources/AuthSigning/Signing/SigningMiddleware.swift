@@ -9,13 +9,13 @@ import HTTPTypes
 /// and every redirect hop goes through it again and is signed again with a fresh timestamp (and
 /// nonce, for signers that use one). Before signing it removes the signature fields a previous
 /// hop left, so a request never carries two signatures; after signing it marks every field and
-/// query item the signer wrote secret (``AuthRequest/markSecretsAdded(since:)``), so that
+/// query item the signer wrote secret (``/AuthCore/AuthRequest/markSecretsAdded(since:)``), so that
 /// wherever it sits a redirect to another origin drops them.
 ///
 /// A signature made with your key (and a SigV4 session token) is a credential: only requests to
 /// an origin of `allowedHosts` are signed, on the first request and on every redirect hop. A
-/// request to any other origin passes on unsigned and ``AuthEvent/credentialWithheld(_:)``
-/// reports it (see ``CredentialScope``).
+/// request to any other origin passes on unsigned and ``/AuthCore/AuthEvent/credentialWithheld(_:)``
+/// reports it (see ``/AuthCore/CredentialScope``).
 ///
 /// ```swift
 /// let signing = SigningMiddleware(signer: signer, allowedHosts: AllowedHosts(["api.example.com"]))

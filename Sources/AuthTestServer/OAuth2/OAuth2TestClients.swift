@@ -1,4 +1,4 @@
-/// The clients the test server's OAuth 2.0 provider (``OAuth2ProviderRoutes``) knows. Public
+/// The clients the test server's OAuth 2.0 provider (`OAuth2ProviderRoutes`) knows. Public
 /// test values, never for production.
 ///
 /// ```swift

@@ -32,7 +32,7 @@ public final class AuthTestServer: Sendable {
     public let state: ServerState
     /// Faults queued for the next requests to a path.
     public let faults: FaultInjector
-    /// The OAuth 2.0 / OpenID Connect provider's state (``OAuth2ProviderRoutes``): answer a device
+    /// The OAuth 2.0 / OpenID Connect provider's state (`OAuth2ProviderRoutes`): answer a device
     /// authorization, rotate the signing key.
     public let oauth2: OAuth2ProviderState
     private let recorder: CounterRecorder
