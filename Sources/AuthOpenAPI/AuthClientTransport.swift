@@ -37,7 +37,7 @@ public struct AuthClientTransport: ClientTransport {
 
     /// Sends the operation's request through the AuthKit client.
     public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        let outgoing = try await OpenAPIMessages.authRequest(request, body: body, baseURL: baseURL, maxBytes: maxRequestBytes)
+        let outgoing = try await OpenAPIMessages.authRequest(request, body: body, base: OpenAPIBase(baseURL), maxBytes: maxRequestBytes)
         let response = try await client.send(outgoing)
         return OpenAPIMessages.openAPIResponse(response, method: request.method)
     }

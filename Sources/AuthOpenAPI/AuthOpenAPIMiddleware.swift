@@ -12,11 +12,23 @@ public import OpenAPIRuntime
 /// ```
 ///
 /// The AuthKit client's own transport is not used: where it would send, the request goes on to
-/// the next OpenAPI middleware or the transport, as an origin base URL and an absolute path (a
-/// redirect to another origin followed by AuthKit goes there), `Cookie` fields joined for
-/// HTTP/1.1. A retry or a redirect calls the rest of the chain again. Bodies are read whole, at
-/// most ``maxRequestBytes`` and ``maxResponseBytes``. Errors reach the caller as a `ClientError`
-/// whose `underlyingError` is the `AuthError`.
+/// the next OpenAPI middleware or the transport, with the client's server URL and the
+/// operation's path (or, after AuthKit followed a redirect to another origin, that origin and the
+/// whole target), `Cookie` fields joined for HTTP/1.1. A retry or a redirect calls the rest of
+/// the chain again; an error of the rest of the chain becomes `AuthError.transport` (retried for
+/// idempotent methods). Bodies are read whole, at most ``maxRequestBytes`` and
+/// ``maxResponseBytes``. Errors reach the caller as a `ClientError` whose `underlyingError` is
+/// the `AuthError`.
+///
+/// Put it **last** in `middlewares`, so that no OpenAPI middleware after it sees the credential
+/// (a logging middleware would print it), and give the client a transport that does **not**
+/// follow redirects (AsyncHTTPClient: `redirectConfiguration = .disallow`; URLSession: a delegate
+/// that refuses them): AuthKit's redirect middleware follows them and drops every secret on a
+/// hop to another origin, which a transport's own redirect handling does not (AsyncHTTPClient
+/// strips only `Authorization` and `Cookie`). Where that cannot be arranged, use
+/// ``AuthClientTransport``, which sends through AuthKit's transport. The response fields are
+/// the OpenAPI transport's: `AsyncHTTPClientTransport` keeps only the last of repeated fields
+/// such as `Set-Cookie`, so a cookie jar behind it sees one cookie per response.
 public struct AuthOpenAPIMiddleware: ClientMiddleware {
     /// The middlewares that run, linked once, ahead of the OpenAPI chain.
     private let pipeline: AuthClient
@@ -46,8 +58,9 @@ public struct AuthOpenAPIMiddleware: ClientMiddleware {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let outgoing = try await OpenAPIMessages.authRequest(request, body: body, baseURL: baseURL, maxBytes: maxRequestBytes)
-        let response = try await OpenAPIChainTransport.withChain(next, maxResponseBytes: maxResponseBytes) {
+        let base = try OpenAPIBase(baseURL)
+        let outgoing = try await OpenAPIMessages.authRequest(request, body: body, base: base, maxBytes: maxRequestBytes)
+        let response = try await OpenAPIChainTransport.withChain(next, base: base, maxResponseBytes: maxResponseBytes) {
             try await pipeline.send(outgoing)
         }
         return OpenAPIMessages.openAPIResponse(response, method: request.method)

@@ -6,41 +6,35 @@ import OpenAPIRuntime
 /// Conversions between the OpenAPI runtime's messages (an `HTTPRequest` whose path is relative to
 /// a base URL, and streamed `HTTPBody`s) and AuthKit's (an absolute `AuthRequest`, whole bodies).
 enum OpenAPIMessages {
-    /// The AuthKit request for a generated client's `request` to `baseURL`: the base URL's path
+    /// The AuthKit request for a generated client's `request` to `base`: the base URL's path
     /// followed by the request's path and query, the body read whole (signing and retries need
-    /// it). The base URL is read by AuthKit's own one-pass parser, not parsed again as a whole
-    /// URL per call.
-    /// - Throws: `AuthError.invalidRequest` when the base URL has no scheme or host or holds a
-    ///   query, the path does not start with `/`, or the body holds more than `maxBytes`.
-    static func authRequest(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, maxBytes: Int) async throws -> AuthRequest {
-        guard let base = URLRequestParts.of(baseURL), !base.target.utf8.contains(UInt8(ascii: "?")) else {
-            throw AuthError.invalidRequest("the client's server URL has no scheme or host, or holds a query")
-        }
-        let path = request.path ?? "/"
-        guard path.hasPrefix("/") else {
-            throw AuthError.invalidRequest("the operation's path does not start with /")
-        }
-        var target = base.target
-        if target.hasSuffix("/") { target.removeLast() }
-        target += path
+    /// it).
+    /// - Throws: `AuthError.invalidRequest` when the path does not start with `/`, or the body
+    ///   holds more than `maxBytes`.
+    static func authRequest(_ request: HTTPRequest, body: HTTPBody?, base: OpenAPIBase, maxBytes: Int) async throws -> AuthRequest {
+        let target = try base.target(request.path)
         let bytes = try await collect(body, upTo: maxBytes, side: .request)
         let head = HTTPRequest(method: request.method, scheme: base.scheme, authority: base.authority, path: target, headerFields: request.headerFields)
         return AuthRequest(head: head, body: bytes)
     }
 
-    /// The request as the next OpenAPI middleware or transport takes it: the origin as the base
-    /// URL and the whole target as the path, with `Cookie` fields joined for HTTP/1.1 (the
-    /// transport after may speak it).
+    /// The request as the next OpenAPI middleware or transport takes it, with `Cookie` fields
+    /// joined for HTTP/1.1 (the transport after may speak it): the client's own server URL and
+    /// the operation's path while the request goes there, else (after a redirect to another
+    /// origin) that origin as the base URL and the whole target as the path.
     /// - Throws: `AuthError.invalidRequest` when the request has no valid origin or target (see
     ///   `AuthRequest.urlForTransport()`).
-    static func openAPIRequest(_ request: AuthRequest, origins: OriginURLs) throws -> (HTTPRequest, HTTPBody?, URL) {
+    static func openAPIRequest(_ request: AuthRequest, base: OpenAPIBase, origins: OriginURLs) throws -> (HTTPRequest, HTTPBody?, URL) {
         let url = try request.urlForTransport()
-        let path = request.head.path ?? "/"
-        guard let baseURL = origins.url(String(url.utf8.dropLast(path.utf8.count))!) else {
+        let target = request.head.path ?? "/"
+        let body = request.body.isEmpty ? nil : HTTPBody(request.body)
+        if let path = base.operationPath(scheme: request.head.scheme, authority: request.head.authority, target: target) {
+            return (HTTPRequest(method: request.head.method, scheme: nil, authority: nil, path: path, headerFields: request.headerFieldsForHTTP1), body, base.url)
+        }
+        guard let origin = origins.url(String(url.utf8.dropLast(target.utf8.count))!) else {
             throw AuthError.invalidRequest("the request's origin does not form a URL")
         }
-        let head = HTTPRequest(method: request.head.method, scheme: nil, authority: nil, path: path, headerFields: request.headerFieldsForHTTP1)
-        return (head, request.body.isEmpty ? nil : HTTPBody(request.body), baseURL)
+        return (HTTPRequest(method: request.head.method, scheme: nil, authority: nil, path: target, headerFields: request.headerFieldsForHTTP1), body, origin)
     }
 
     /// The generated client's view of `response`: no body for a `HEAD` request or a status that

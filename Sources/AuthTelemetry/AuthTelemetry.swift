@@ -16,7 +16,7 @@ import Synchronization
 /// - `authkit_renewals` with `outcome` `renewed` or `failed`, and `authkit_renewal_duration`
 ///   (timer) when the refresher is wrapped in ``TelemetryTokenRefresher``;
 /// - `authkit_cache_lookups` with `outcome` `hit`, `miss`, `revalidated` or `stale`: requests
-///   AuthCache's response cache answered (read from its `Cache-Status` member);
+///   a response cache answered (AuthCache's sets `AuthResponse.cacheOutcome`);
 /// - `authkit_reauthentication_required`, `authkit_rate_limited`, `authkit_store_unavailable`,
 ///   `authkit_credentials_withheld`, `authkit_revocation_failed`.
 ///

@@ -4,9 +4,9 @@ import Tracing
 
 /// Times each request and wraps it in an `authkit.request` span (see ``AuthTelemetry``); placed
 /// outermost, so the time includes redirects, retries, their waits and a renewal the request
-/// waited for, and a response-cache hit. A response AuthCache's cache answered is also counted
-/// in `authkit_cache_lookups` by outcome (`hit`, `miss`, `revalidated`, `stale`), read from the
-/// cache's `Cache-Status` member, and the span gets `authkit.cache`. The span is `.internal`, the logical operation: the HTTP
+/// waited for, and a response-cache hit. A response a cache answered (`AuthResponse.cacheOutcome`,
+/// which AuthCache sets and a server cannot) is also counted in `authkit_cache_lookups` by outcome
+/// (`hit`, `miss`, `revalidated`, `stale`), and the span gets `authkit.cache`. The span is `.internal`, the logical operation: the HTTP
 /// client span of each attempt is the transport's (AsyncHTTPClient makes one and sends the trace
 /// headers), a child of it.
 public struct RequestTelemetryMiddleware: Middleware {
@@ -45,9 +45,9 @@ public struct RequestTelemetryMiddleware: Middleware {
                 let code = Int(response.status.code)
                 outcome = Self.statusClasses[min(max(code / 100, 0), 5)]
                 if recording { span.attributes["http.response.status_code"] = code }
-                if let cache = CacheStatusOutcome.of(response.head.headerFields) {
-                    cacheLookups(cache).increment()
-                    if recording { span.attributes["authkit.cache"] = cache }
+                if let cache = response.cacheOutcome {
+                    cacheLookups(cache.rawValue).increment()
+                    if recording { span.attributes["authkit.cache"] = cache.rawValue }
                 }
                 if code >= 400 {
                     span.attributes["error.type"] = String(code)

@@ -24,26 +24,54 @@ import Testing
         let client = origin.client(cache: cache, clock: clock)
         let url = testURL("/a")
 
-        #expect(statuses(try await client.send(.get, url)) == ["origin-cdn; hit", "AuthKit; fwd=uri-miss"])
-        #expect(statuses(try await client.send(.get, url)) == ["origin-cdn; hit", "AuthKit; hit"])
+        let miss = try await client.send(.get, url)
+        #expect(statuses(miss) == ["origin-cdn; hit", "AuthKit; fwd=uri-miss"] && miss.cacheOutcome == .miss)
+        let hit = try await client.send(.get, url)
+        #expect(statuses(hit) == ["origin-cdn; hit", "AuthKit; hit"] && hit.cacheOutcome == .hit)
         clock.advance(by: 20)
-        #expect(statuses(try await client.send(.get, url)).last == "AuthKit; fwd=stale; fwd-status=304")
+        let revalidated = try await client.send(.get, url)
+        #expect(statuses(revalidated).last == "AuthKit; fwd=stale; fwd-status=304" && revalidated.cacheOutcome == .revalidated)
         #expect(statuses(try await client.send(.get, url)) == ["origin-cdn; hit", "AuthKit; hit"], "one AuthKit member: the stored copy has none")
 
         clock.advance(by: 20)
         let unsatisfied = try await client.send(.get, testURL("/b"), headerFields: [.cacheControl: "only-if-cached"])
         #expect(unsatisfied.status == .gatewayTimeout && statuses(unsatisfied) == ["AuthKit; detail=only-if-cached"])
         let stale = try await client.send(.get, url, headerFields: [.cacheControl: "no-cache"])
-        #expect(text(stale) == "#1" && statuses(stale).last == "AuthKit; hit; detail=stale-if-error")
+        #expect(text(stale) == "#1" && statuses(stale).last == "AuthKit; fwd=stale; fwd-status=503; detail=stale-if-error")
+        #expect(stale.cacheOutcome == .stale)
 
         let statistics = cache.statistics
         #expect((statistics.hits, statistics.misses, statistics.revalidations, statistics.staleServed) == (2, 2, 1, 1))
     }
 
-    @Test func aRequestTheCacheDoesNotLookUpGetsNoMember() async throws {
-        let origin = TestOrigin.fixed([.cacheControl: "max-age=60"])
+    /// A server's own `AuthKit` member is not this cache's answer: a request the cache does not
+    /// look up keeps what the server sent and gets no outcome.
+    @Test func aRequestTheCacheDoesNotLookUpGetsNoMemberAndNoOutcome() async throws {
+        let origin = TestOrigin.fixed([.cacheControl: "max-age=60", .cacheStatus: "AuthKit; hit"])
         let client = origin.client(cache: ResponseCache(), clock: ManualClock())
-        #expect(statuses(try await client.send(.post, testURL("/a"), body: Data("x".utf8))).isEmpty)
-        #expect(statuses(try await client.send(.get, testURL("/a"), headerFields: [.cacheControl: "no-store"])).isEmpty)
+        let post = try await client.send(.post, testURL("/a"), body: Data("x".utf8))
+        #expect(statuses(post) == ["AuthKit; hit"] && post.cacheOutcome == nil)
+        let noStore = try await client.send(.get, testURL("/a"), headerFields: [.cacheControl: "no-store"])
+        #expect(statuses(noStore) == ["AuthKit; hit"] && noStore.cacheOutcome == nil)
+    }
+
+    /// A miss is counted when it is found, so one whose request fails counts too; a server
+    /// failure with no stale entry to stand in is a miss, named with the server's status.
+    @Test func failedFetchesAreMisses() async throws {
+        let clock = ManualClock()
+        let failing = TestOrigin { _, number in
+            if number == 1 { throw AuthError.transport("connection refused") }
+            if number == 3 { return AuthResponse(status: .serviceUnavailable) }
+            return AuthResponse(status: .ok, headerFields: [.cacheControl: "max-age=10"], body: Data("#\(number)".utf8))
+        }
+        let cache = ResponseCache()
+        let client = failing.client(cache: cache, clock: clock)
+        await #expect(throws: AuthError.self) { try await client.send(.get, testURL("/a")) }
+        #expect(cache.statistics.misses == 1)
+        _ = try await client.send(.get, testURL("/a"))
+        clock.advance(by: 20)
+        let failed = try await client.send(.get, testURL("/a"))
+        #expect(failed.status == .serviceUnavailable && statuses(failed) == ["AuthKit; fwd=stale; fwd-status=503"])
+        #expect(failed.cacheOutcome == .miss && cache.statistics.misses == 3)
     }
 }

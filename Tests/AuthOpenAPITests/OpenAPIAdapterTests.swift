@@ -91,12 +91,21 @@ import Testing
         }
     }
 
-    @Test func aRefusedConnectionIsATypedTransportError() async throws {
-        try await OpenAPIFixture.with(.transport) { f in
+    /// For the middleware adapter the failure is the OpenAPI transport's: it reaches AuthKit's
+    /// pipeline as `AuthError.transport` (so the retry middleware sees it), never as the
+    /// generated client's own error.
+    @Test(arguments: Adapter.allCases)
+    func aRefusedConnectionIsATypedTransportError(_ adapter: Adapter) async throws {
+        try await OpenAPIFixture.with(adapter) { f in
             let closed = try #require(URL(string: "http://127.0.0.1:1"))
-            let api = Client(serverURL: closed, transport: AuthClientTransport(f.account))
+            let api = switch adapter {
+            case .transport: Client(serverURL: closed, transport: AuthClientTransport(f.account))
+            case .middleware: Client(serverURL: closed, transport: f.openAPITransport, middlewares: [AuthOpenAPIMiddleware(f.account)])
+            }
             let error = await #expect(throws: ClientError.self) { try await api.getMe() }
-            #expect(error.flatMap(authError)?.code == .transport)
+            let underlying = try #require(error.flatMap(authError))
+            #expect(underlying.code == .transport)
+            #expect(!(underlying.underlying is ClientError))
         }
     }
 

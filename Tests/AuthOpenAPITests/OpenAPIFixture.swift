@@ -30,6 +30,8 @@ struct OpenAPIFixture {
     let api: Client
     /// The generated client over the OpenAPI transport alone, no AuthKit.
     let plain: Client
+    /// The standard OpenAPI transport over AsyncHTTPClient (redirects not followed).
+    let openAPITransport: AsyncHTTPClientTransport
     let tokens: BearerTokenSet
 
     /// Runs `body` with a fixture; `configure` adds to the container before the client is made.
@@ -78,6 +80,6 @@ struct OpenAPIFixture {
         case .transport: Client(serverURL: server.baseURL, transport: AuthClientTransport(account))
         case .middleware: Client(serverURL: server.baseURL, transport: openAPITransport, middlewares: [AuthOpenAPIMiddleware(account)])
         }
-        try await body(OpenAPIFixture(server: server, account: account, api: api, plain: plain, tokens: tokens))
+        try await body(OpenAPIFixture(server: server, account: account, api: api, plain: plain, openAPITransport: openAPITransport, tokens: tokens))
     }
 }

@@ -123,6 +123,18 @@ import Tracing
         }
     }
 
+    /// A server that sends AuthKit's own `Cache-Status` member cannot make a lookup count: the
+    /// outcome is what the cache set on the response in this process (pure logic, no cache).
+    @Test func aCacheStatusFieldFromTheServerIsNotCounted() async throws {
+        let metrics = TestMetrics()
+        let telemetry = AuthTelemetry(metrics: metrics, tracer: InMemoryTracer())
+        let spoofing = ClosureTransport { _ in AuthResponse(status: .ok, headerFields: [.cacheStatus: "AuthKit; hit"]) }
+        let client = AuthClient(transport: spoofing, middlewares: [RequestTelemetryMiddleware(telemetry: telemetry, account: Self.alice)])
+        #expect(try await client.send(.get, URL(string: "https://api.example.com/a")!).status == .ok)
+        #expect(metrics.counters.allSatisfy { $0.label != "authkit_cache_lookups" })
+        #expect(try metrics.expectTimer("authkit_requests", [("namespace", "testserver"), ("outcome", "2xx")]).values.count == 1)
+    }
+
     @Test func theAccountIsALabelOnlyWhenAskedFor() async throws {
         try await withSignedIn(includesAccount: true) { f in
             #expect(try await f.client.send(.get, f.server.baseURL.appending(path: "me")).status == .ok)

@@ -1084,8 +1084,8 @@ import Testing
         container.override(TenantIDKey.self, with: "tenant-1")
     }
 
-    /// Sources/AuthCore/Documentation.docc/RenewingCredentials.md:57
-    static func AuthCore_Documentation_docc_RenewingCredentials_57() async throws {
+    /// Sources/AuthCore/Documentation.docc/RenewingCredentials.md:61
+    static func AuthCore_Documentation_docc_RenewingCredentials_61() async throws {
         for await state in client.session.states() {
             print(state)
         }
@@ -1108,8 +1108,8 @@ import Testing
         }
     }
 
-    /// Sources/AuthCore/Documentation.docc/WritingAMiddleware.md:39
-    static func AuthCore_Documentation_docc_WritingAMiddleware_39() async throws {
+    /// Sources/AuthCore/Documentation.docc/WritingAMiddleware.md:40
+    static func AuthCore_Documentation_docc_WritingAMiddleware_40() async throws {
         struct TenantKey: Middleware {
             let key: String
             let scope: CredentialScope
@@ -1145,8 +1145,9 @@ import Testing
             var expiresAt: Date?
             func authorize(_ request: inout AuthRequest) {
                 request.head.headerFields[HTTPField.Name("X-Session-Ticket")!] = ticket.reveal
+                request.markSecret(header: "x-session-ticket")
             }
-            var description: String { "SessionTicket" }
+            var description: String { "SessionTicket(expires: \(expiresAt.map { "\($0)" } ?? "never"))" }
         }
 
         struct SessionTicketStrategy: AuthStrategy {

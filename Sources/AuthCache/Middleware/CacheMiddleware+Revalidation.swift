@@ -27,7 +27,7 @@ extension CacheMiddleware {
         } catch let error as CancellationError {
             throw error
         } catch {
-            if let stale = serveStale(entry) { return answer(stale, .staleServed) }
+            if let stale = serveStale(entry) { return answer(stale, .staleServed(failureStatus: nil)) }
             throw error
         }
 
@@ -47,7 +47,7 @@ extension CacheMiddleware {
         }
         if Self.serverFailures.contains(response.status.code) {
             // The entry stays: the failure says nothing about whether it is still good.
-            if let stale = serveStale(entry) { return answer(stale, .staleServed) }
+            if let stale = serveStale(entry) { return answer(stale, .staleServed(failureStatus: response.status.code)) }
             return answer(response, .forwardedStale(status: response.status.code))
         }
         keep(response, for: request, key: key, requestTime: requestTime, ticket: ticket)

@@ -61,6 +61,7 @@ public struct CacheMiddleware: Middleware {
         if directives.noStore { return try await next(request) }
         let (entry, ticket) = cache.lookup(key, request: request.head)
         guard let entry else {
+            cache.count(.miss)
             if directives.onlyIfCached { return answer(AuthResponse(status: .gatewayTimeout), .onlyIfCached) }
             return answer(try await fetch(request, key: key, ticket: ticket, next: next), .miss)
         }
@@ -69,6 +70,7 @@ public struct CacheMiddleware: Middleware {
             return answer(entry.response(age: age), .hit)
         }
         if directives.onlyIfCached {
+            cache.count(.miss)
             return answer(AuthResponse(status: .gatewayTimeout), .onlyIfCached)
         }
         return try await revalidate(request, entry: entry, key: key, ticket: ticket, next: next)

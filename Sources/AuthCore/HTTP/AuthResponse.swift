@@ -10,6 +10,9 @@ public struct AuthResponse: Sendable, Equatable {
     /// The response status. Kept beside `head` (whose `status` parses the `:status` field on
     /// every read) because several middlewares read it for every response.
     public private(set) var status: HTTPResponse.Status
+    /// How a response cache in the pipeline answered, when one looked the request up; nil
+    /// otherwise. Set by the cache, never parsed from the response.
+    public var cacheOutcome: ResponseCacheOutcome?
 
     /// Creates a response from its parts.
     public init(head: HTTPResponse, body: Data = Data()) {

@@ -1,0 +1,104 @@
+import AuthCore
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import Synchronization
+
+/// The rest of a generated client's chain (its `next`) while one call of
+/// ``AuthOpenAPIMiddleware`` runs.
+///
+/// `next` is not escaping, so it is lent (`withoutActuallyEscaping`) for the call and must be
+/// gone when the call returns. Calls of it are counted: ``close()`` stops new ones and waits for
+/// those under way (a middleware may have called `next` from a task of its own), and a task that
+/// outlives the call (a renewal started during it inherits the task-local value) finds the chain
+/// closed, never `next`.
+final class OpenAPIChain: Sendable {
+    typealias Next = @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+
+    private struct State {
+        var next: Next?
+        var calls = 0
+        var drained: CheckedContinuation<Void, Never>?
+    }
+
+    private let state: Mutex<State>
+    /// The client's server URL.
+    let base: OpenAPIBase
+    let maxResponseBytes: Int
+
+    init(_ next: @escaping Next, base: OpenAPIBase, maxResponseBytes: Int) {
+        state = Mutex(State(next: next))
+        self.base = base
+        self.maxResponseBytes = maxResponseBytes
+    }
+
+    /// Sends through `next`; an error of the rest of the chain becomes `AuthError.transport`
+    /// (so AuthKit's retry middleware may send again), keeping the error underneath but never
+    /// the generated client's `ClientError` itself, whose description holds the operation's input.
+    func forward(_ request: HTTPRequest, _ body: HTTPBody?, _ baseURL: URL) async -> Result<(HTTPResponse, HTTPBody?), any Error> {
+        // `next` is handed to `invoke` as a temporary, released when that statement ends and
+        // before `end()`: nothing here holds it once the call is counted as ended.
+        let result = await Self.invoke(begin(), request, body, baseURL)
+        if case .failure(let error as ChainClosed) = result { return .failure(error.authError) }
+        end()
+        return result
+    }
+
+    /// Stops calls of `next` and waits for those under way.
+    func close() async {
+        await withCheckedContinuation { (drained: CheckedContinuation<Void, Never>) in
+            let waits = state.withLock { state in
+                state.next = nil
+                guard state.calls > 0 else { return false }
+                state.drained = drained
+                return true
+            }
+            if !waits { drained.resume() }
+        }
+    }
+
+    private struct ChainClosed: Error {
+        var authError: AuthError {
+            AuthError.invalidRequest("AuthOpenAPIMiddleware's pipeline sent a request after the middleware's call had returned")
+        }
+    }
+
+    private func begin() -> Next? {
+        state.withLock { state in
+            guard let next = state.next else { return nil }
+            state.calls += 1
+            return next
+        }
+    }
+
+    private func end() {
+        let drained = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.calls -= 1
+            guard state.calls == 0, let drained = state.drained else { return nil }
+            state.drained = nil
+            return drained
+        }
+        drained?.resume()
+    }
+
+    private static func invoke(_ next: Next?, _ request: HTTPRequest, _ body: HTTPBody?, _ baseURL: URL) async -> Result<(HTTPResponse, HTTPBody?), any Error> {
+        guard let next else { return .failure(ChainClosed()) }
+        do {
+            return .success(try await next(request, body, baseURL))
+        } catch is CancellationError {
+            return .failure(CancellationError())
+        } catch let error as ClientError {
+            return .failure(transportError(error.underlyingError))
+        } catch {
+            return .failure(transportError(error))
+        }
+    }
+
+    /// An error of the rest of the chain as AuthKit's: an `AuthError` as it is, anything else as
+    /// `.transport` naming its type.
+    private static func transportError(_ error: any Error) -> any Error {
+        if let error = error as? AuthError { return error }
+        if error is CancellationError { return error }
+        return AuthError.transport("the OpenAPI transport failed (\(type(of: error)))", underlying: error)
+    }
+}
