@@ -46,6 +46,11 @@ final class OpenAPIChain: Sendable {
 
     /// Stops calls of `next` and waits for those under way.
     func close() async {
+        let busy = state.withLock { state in
+            state.next = nil
+            return state.calls > 0
+        }
+        guard busy else { return }
         await withCheckedContinuation { (drained: CheckedContinuation<Void, Never>) in
             let waits = state.withLock { state in
                 state.next = nil
