@@ -110,7 +110,8 @@ public final class HTTPClientTransport: Transport {
         for field in request.headerFieldsForHTTP1 {
             outgoing.headers.add(name: field.name.rawName, value: field.value)
         }
-        if !request.body.isEmpty || [.post, .put, .patch].contains(request.head.method) {
+        let method = request.head.method
+        if !request.body.isEmpty || method == .post || method == .put || method == .patch {
             outgoing.body = .bytes(ByteBuffer(bytes: request.body))
         }
         do {
