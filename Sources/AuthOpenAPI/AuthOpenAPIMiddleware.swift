@@ -18,14 +18,15 @@ public import OpenAPIRuntime
 /// the chain again; an error of the rest of the chain becomes `AuthError.transport` (retried for
 /// idempotent methods). Bodies are read whole, at most ``maxRequestBytes`` and
 /// ``maxResponseBytes``. Errors reach the caller as a `ClientError` whose `underlyingError` is
-/// the `AuthError`.
+/// the `AuthError`. A call of the chain that a middleware makes from a task of its own is waited
+/// for before the middleware's call returns (the chain's `next` may not be used after it).
 ///
 /// Put it **last** in `middlewares`, so that no OpenAPI middleware after it sees the credential
 /// (a logging middleware would print it), and give the client a transport that does **not**
 /// follow redirects (AsyncHTTPClient: `redirectConfiguration = .disallow`; URLSession: a delegate
 /// that refuses them): AuthKit's redirect middleware follows them and drops every secret on a
 /// hop to another origin, which a transport's own redirect handling does not (AsyncHTTPClient
-/// strips only `Authorization` and `Cookie`). Where that cannot be arranged, use
+/// strips only the standard fields, not AuthKit's marked secrets or query keys). Where that cannot be arranged, use
 /// ``AuthClientTransport``, which sends through AuthKit's transport. The response fields are
 /// the OpenAPI transport's: `AsyncHTTPClientTransport` keeps only the last of repeated fields
 /// such as `Set-Cookie`, so a cookie jar behind it sees one cookie per response.

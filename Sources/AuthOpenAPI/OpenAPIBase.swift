@@ -9,12 +9,17 @@ struct OpenAPIBase {
     let authority: String
     /// The server URL's path without a trailing `/` (empty for none).
     let path: String
+    /// Whether `url` is exactly `scheme://authority` and ``path``, so that an OpenAPI transport
+    /// joining it with an operation's path sends the target AuthKit built (and signed); false for
+    /// a URL ending in `/`, which such a transport would join into `//`.
+    let isExact: Bool
 
-    /// - Throws: `AuthError.invalidRequest` when the URL has no scheme or host, or holds a query
-    ///   (a server URL names a place, not a request).
+    /// - Throws: `AuthError.invalidRequest` when the URL has no scheme or host, or holds user
+    ///   information, a query or a fragment (a server URL names a place, not a request).
     init(_ url: URL) throws {
-        guard let parts = URLRequestParts.of(url), !parts.target.utf8.contains(UInt8(ascii: "?")) else {
-            throw AuthError.invalidRequest("the client's server URL has no scheme or host, or holds a query")
+        let text = url.absoluteString
+        guard let parts = URLRequestParts.of(url), !Self.holdsUserInfoQueryOrFragment(text) else {
+            throw AuthError.invalidRequest("the client's server URL has no scheme or host, or holds user information, a query or a fragment")
         }
         self.url = url
         scheme = parts.scheme
@@ -22,6 +27,19 @@ struct OpenAPIBase {
         var path = parts.target
         while path.hasSuffix("/") { path.removeLast() }
         self.path = path
+        isExact = !text.hasSuffix("/")
+    }
+
+    /// Whether `text` (an absolute URL) has `@` in its authority, or a `?` or `#` anywhere.
+    private static func holdsUserInfoQueryOrFragment(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            if bytes.contains(UInt8(ascii: "?")) || bytes.contains(UInt8(ascii: "#")) { return true }
+            guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return false }
+            let afterScheme = bytes[(colon + 1)...].drop { $0 == UInt8(ascii: "/") }
+            let authority = afterScheme.prefix { $0 != UInt8(ascii: "/") }
+            return authority.contains(UInt8(ascii: "@"))
+        }
     }
 
     /// The target of an operation's `path` (path and query, starting with `/`) under this URL.

@@ -33,8 +33,9 @@ final class OpenAPIChain: Sendable {
     }
 
     /// Sends through `next`; an error of the rest of the chain becomes `AuthError.transport`
-    /// (so AuthKit's retry middleware may send again), keeping the error underneath but never
-    /// the generated client's `ClientError` itself, whose description holds the operation's input.
+    /// (so AuthKit's retry middleware may send again) over an ``OpenAPIChainFailure``, never the
+    /// generated client's `ClientError` itself, whose description holds the operation's input;
+    /// cancellation stays `CancellationError`.
     func forward(_ request: HTTPRequest, _ body: HTTPBody?, _ baseURL: URL) async -> Result<(HTTPResponse, HTTPBody?), any Error> {
         // `next` is handed to `invoke` as a temporary, released when that statement ends and
         // before `end()`: nothing here holds it once the call is counted as ended.
@@ -90,20 +91,19 @@ final class OpenAPIChain: Sendable {
         guard let next else { return .failure(ChainClosed()) }
         do {
             return .success(try await next(request, body, baseURL))
-        } catch is CancellationError {
-            return .failure(CancellationError())
         } catch let error as ClientError {
-            return .failure(transportError(error.underlyingError))
+            return .failure(authError(error.underlyingError))
         } catch {
-            return .failure(transportError(error))
+            return .failure(authError(error))
         }
     }
 
-    /// An error of the rest of the chain as AuthKit's: an `AuthError` as it is, anything else as
-    /// `.transport` naming its type.
-    private static func transportError(_ error: any Error) -> any Error {
+    /// An error of the rest of the chain as AuthKit's: `CancellationError` when the task was
+    /// cancelled (a transport reports that its own way, inside a `ClientError`), an `AuthError`
+    /// as it is, anything else as `.transport` over an ``OpenAPIChainFailure``.
+    static func authError(_ error: any Error) -> any Error {
+        if error is CancellationError || Task.isCancelled { return CancellationError() }
         if let error = error as? AuthError { return error }
-        if error is CancellationError { return error }
-        return AuthError.transport("the OpenAPI transport failed (\(type(of: error)))", underlying: error)
+        return AuthError.transport("the OpenAPI transport failed (\(type(of: error)))", underlying: OpenAPIChainFailure(error: error))
     }
 }

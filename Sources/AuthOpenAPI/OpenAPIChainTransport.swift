@@ -36,7 +36,11 @@ struct OpenAPIChainTransport: Transport {
         }
         let (head, body, baseURL) = try OpenAPIMessages.openAPIRequest(request, base: chain.base, origins: origins)
         let (response, responseBody) = try await chain.forward(head, body, baseURL).get()
-        let bytes = try await OpenAPIMessages.collect(responseBody, upTo: chain.maxResponseBytes, side: .response)
-        return AuthResponse(head: response, body: bytes)
+        do {
+            return AuthResponse(head: response, body: try await OpenAPIMessages.collect(responseBody, upTo: chain.maxResponseBytes, side: .response))
+        } catch {
+            // The body streams from the chain's transport: its failures are the chain's.
+            throw OpenAPIChain.authError(error)
+        }
     }
 }

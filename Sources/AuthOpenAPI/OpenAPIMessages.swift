@@ -27,14 +27,17 @@ enum OpenAPIMessages {
     static func openAPIRequest(_ request: AuthRequest, base: OpenAPIBase, origins: OriginURLs) throws -> (HTTPRequest, HTTPBody?, URL) {
         let url = try request.urlForTransport()
         let target = request.head.path ?? "/"
-        let body = request.body.isEmpty ? nil : HTTPBody(request.body)
-        if let path = base.operationPath(scheme: request.head.scheme, authority: request.head.authority, target: target) {
-            return (HTTPRequest(method: request.head.method, scheme: nil, authority: nil, path: path, headerFields: request.headerFieldsForHTTP1), body, base.url)
+        let method = request.head.method
+        // An empty body of a method that has one is sent as one (`Content-Length: 0`).
+        let body = request.body.isEmpty && method != .post && method != .put && method != .patch ? nil : HTTPBody(request.body)
+        if let path = base.operationPath(scheme: request.head.scheme, authority: request.head.authority, target: target),
+           let baseURL = base.isExact ? base.url : origins.url(base.scheme + "://" + base.authority + base.path) {
+            return (HTTPRequest(method: method, scheme: nil, authority: nil, path: path, headerFields: request.headerFieldsForHTTP1), body, baseURL)
         }
         guard let origin = origins.url(String(url.utf8.dropLast(target.utf8.count))!) else {
             throw AuthError.invalidRequest("the request's origin does not form a URL")
         }
-        return (HTTPRequest(method: request.head.method, scheme: nil, authority: nil, path: target, headerFields: request.headerFieldsForHTTP1), body, origin)
+        return (HTTPRequest(method: method, scheme: nil, authority: nil, path: target, headerFields: request.headerFieldsForHTTP1), body, origin)
     }
 
     /// The generated client's view of `response`: no body for a `HEAD` request or a status that

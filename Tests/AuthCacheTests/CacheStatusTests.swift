@@ -60,7 +60,7 @@ import Testing
     @Test func failedFetchesAreMisses() async throws {
         let clock = ManualClock()
         let failing = TestOrigin { _, number in
-            if number == 1 { throw AuthError.transport("connection refused") }
+            if number == 1 || number == 4 { throw AuthError.transport("connection refused") }
             if number == 3 { return AuthResponse(status: .serviceUnavailable) }
             return AuthResponse(status: .ok, headerFields: [.cacheControl: "max-age=10"], body: Data("#\(number)".utf8))
         }
@@ -73,5 +73,8 @@ import Testing
         let failed = try await client.send(.get, testURL("/a"))
         #expect(failed.status == .serviceUnavailable && statuses(failed) == ["AuthKit; fwd=stale; fwd-status=503"])
         #expect(failed.cacheOutcome == .miss && cache.statistics.misses == 3)
+        // The entry is still stale, with no stale-if-error window: the failure is thrown, a miss.
+        await #expect(throws: AuthError.self) { try await client.send(.get, testURL("/a")) }
+        #expect(cache.statistics.misses == 4)
     }
 }

@@ -30,6 +30,10 @@ import Testing
         AuthClient(transport: ClosureTransport { _ in throw AuthError.invalidRequest("the AuthKit transport was used") }, middlewares: middlewares)
     }
 
+    /// What an OpenAPI transport sends for a base URL and an operation path: the base URL's path
+    /// followed by the operation's, as AsyncHTTPClientTransport and URLSessionTransport join them.
+    static func joined(_ baseURL: URL, _ path: String?) -> String { baseURL.absoluteString + (path ?? "") }
+
     @Test(arguments: ["https://api.example.com/v1", "https://api.example.com/v1/"])
     func aServerURLWithAPathPrefixesTheOperationsPath(_ server: String) async throws {
         let seen = Mutex<[AuthRequest]>([])
@@ -49,7 +53,7 @@ import Testing
         ])
         #expect(try await chained.getMe().ok.body.json.username == "alice")
         let (request, baseURL) = try #require(recording.calls.withLock { $0.first })
-        #expect(baseURL.absoluteString == server && request.path == "/me")
+        #expect(request.path == "/me" && Self.joined(baseURL, request.path) == "https://api.example.com/v1/me", "what is sent is what AuthKit built and would sign")
         #expect(request.headerFields[.userAgent] == "authkit-test")
     }
 
@@ -116,5 +120,65 @@ import Testing
         #expect(try await api.getMe().ok.body.json.username == "alice")
         log.withLock { $0.append("call returned") }
         #expect(log.withLock { $0 } == ["transport started", "transport ended", "call returned"])
+    }
+
+    @Test func aServerURLEndingInASlashSendsWhatAuthKitBuilt() async throws {
+        let recording = RecordingTransport()
+        let api = Client(serverURL: URL(string: "https://api.example.com/")!, transport: recording, middlewares: [AuthOpenAPIMiddleware(Self.pipeline([]))])
+        _ = try await api.getMe().ok
+        let (request, baseURL) = try #require(recording.calls.withLock { $0.first })
+        #expect(Self.joined(baseURL, request.path) == "https://api.example.com/me")
+    }
+
+    @Test func aServerURLWithUserInformationIsRefused() async throws {
+        let recording = RecordingTransport()
+        let api = Client(serverURL: URL(string: "https://user:secret@api.example.com")!, transport: recording, middlewares: [AuthOpenAPIMiddleware(Self.pipeline([]))])
+        let error = await #expect(throws: ClientError.self) { try await api.getMe() }
+        #expect((error?.underlyingError as? AuthError)?.code == .invalidRequest)
+        #expect(recording.calls.withLock { $0.isEmpty })
+    }
+
+    /// An error of the OpenAPI transport that prints the URL (a query key in it) is kept under
+    /// the `AuthError`, which shows its type only.
+    @Test func aTransportErrorThatPrintsTheURLShowsNoSecret() async throws {
+        struct PrintsURL: Error, CustomStringConvertible {
+            var description: String { "GET https://api.example.com/me?api_key=SECRET-123 failed" }
+        }
+        let recording = RecordingTransport { _ in throw PrintsURL() }
+        let api = Client(serverURL: URL(string: "https://api.example.com")!, transport: recording, middlewares: [AuthOpenAPIMiddleware(Self.pipeline([]))])
+        let error = await #expect(throws: ClientError.self) { try await api.getMe() }
+        let authError = try #require(error?.underlyingError as? AuthError)
+        #expect(authError.code == .transport)
+        #expect((authError.underlying as? OpenAPIChainFailure)?.error is PrintsURL)
+        for text in ["\(authError)", String(reflecting: authError), authError.message] {
+            #expect(!text.contains("SECRET-123"))
+        }
+    }
+
+    /// A transport that reports a cancellation its own way (inside the generated client's error)
+    /// still ends the call as cancelled, not as a transport failure.
+    @Test func cancellationStaysCancellation() async throws {
+        struct Cancelled: Error {}
+        let (entered, enter) = AsyncStream<Void>.makeStream()
+        let recording = RecordingTransport { _ in
+            enter.yield()
+            do {
+                try await Task.sleep(for: .seconds(30))
+            } catch {
+                throw Cancelled()
+            }
+            return (HTTPResponse(status: .ok), nil)
+        }
+        let api = Client(serverURL: URL(string: "https://api.example.com")!, transport: recording, middlewares: [AuthOpenAPIMiddleware(Self.pipeline([]))])
+        let call = Task { try await api.getMe() }
+        for await _ in entered { break }
+        call.cancel()
+        let result = await call.result
+        guard case .failure(let error) = result else {
+            Issue.record("the cancelled call succeeded")
+            return
+        }
+        #expect(error is CancellationError || (error as? ClientError)?.underlyingError is CancellationError, "\(type(of: error))")
+        #expect(recording.calls.withLock { $0.count } == 1)
     }
 }

@@ -105,7 +105,7 @@ import Tracing
     }
 
     /// AuthCache's response cache outermost but for the telemetry middleware: a miss then a hit,
-    /// counted by outcome from the cache's `Cache-Status` member, and named on each span.
+    /// counted by outcome from `AuthResponse.cacheOutcome`, and named on each span.
     @Test func aCacheMissAndHitAreCountedAndTraced() async throws {
         try await withSignedIn(configure: { $0.useResponseCache() }) { f in
             let url = f.server.baseURL.appending(path: "cache/max-age/60")

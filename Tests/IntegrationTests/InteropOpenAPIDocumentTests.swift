@@ -40,7 +40,8 @@ import Testing
         let copy = FileManager.default.temporaryDirectory.appending(path: "openapi-broken-\(UUID().uuidString).yaml")
         try Data(broken.utf8).write(to: copy)
         defer { try? FileManager.default.removeItem(at: copy) }
-        let (status, _) = try validate(copy)
+        let (status, output) = try validate(copy)
         #expect(status != 0)
+        #expect(output.contains("title"), "the validator names what is missing: \(output)")
     }
 }

@@ -28,6 +28,7 @@ extension CacheMiddleware {
             throw error
         } catch {
             if let stale = serveStale(entry) { return answer(stale, .staleServed(failureStatus: nil)) }
+            cache.count(.miss)
             throw error
         }
 

@@ -4,7 +4,8 @@
 public enum ResponseCacheOutcome: String, Sendable, Hashable {
     /// Served from the cache without asking the server.
     case hit
-    /// Nothing usable was stored: the server answered, or `only-if-cached` got a 504.
+    /// Nothing usable was stored, or a stale entry could not stand in: the server answered (or
+    /// failed), or `only-if-cached` got a 504.
     case miss
     /// A stale entry the server confirmed with a `304`.
     case revalidated
