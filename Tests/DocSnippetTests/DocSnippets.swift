@@ -1168,6 +1168,12 @@ import Testing
             }
         }
     }
+
+    /// Sources/AuthOpenAPI/Documentation.docc/AuthOpenAPI.md:17
+    static func AuthOpenAPI_Documentation_docc_AuthOpenAPI_17() async throws {
+        let api = Client(serverURL: server.baseURL, transport: AuthClientTransport(client))
+        let me = try await api.getMe().ok.body.json
+    }
 }
 
 /// Sources/AuthTesting/CredentialStoreConformance.swift:10
