@@ -9,7 +9,7 @@ import OpenAPIRuntime
 struct OpenAPIChainTransport: Transport {
     @TaskLocal static var current: OpenAPIChain?
 
-    /// The origins requests went to after a redirect elsewhere, as URLs.
+    /// URLs made for the chain: a server URL without its trailing `/`, an origin after a redirect.
     let origins = OriginURLs()
 
     /// Runs `body` with `next` as the end of the pipeline; returns once every call of `next`
