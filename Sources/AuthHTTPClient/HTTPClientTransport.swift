@@ -18,16 +18,33 @@ import NIOPosix
 ///     // make clients of the container and send requests here
 /// }
 /// ```
-/// A transport made with ``init(configuration:maxResponseBytes:)`` must be shut down with
-/// ``shutdown()``.
+/// A transport made with ``init(configuration:maxResponseBytes:requestTimeout:)`` must be shut
+/// down with ``shutdown()``.
+///
+/// Each request must be answered whole within ``requestTimeout`` (30 seconds unless set; a
+/// request's ``/AuthCore/RequestOptions/timeout`` replaces it), else it fails with `AuthError`
+/// code `.timeout`. The configuration's read timeout bounds each wait for bytes on its own.
 public final class HTTPClientTransport: Transport {
     private let client: HTTPClient
     private let ownsClient: Bool
     /// The largest response body read; longer bodies fail with a transport error.
     public let maxResponseBytes: Int
+    /// How long one request may take, from sending it to reading the last byte of its response,
+    /// when the request's ``/AuthCore/RequestOptions/timeout`` does not say.
+    public let requestTimeout: Duration
+    /// ``requestTimeout`` as AsyncHTTPClient takes it.
+    private let deadline: TimeAmount
 
     /// Creates a transport with its own `HTTPClient`; call ``shutdown()`` when done.
-    public init(configuration: HTTPClient.Configuration = HTTPClientTransport.defaultConfiguration, maxResponseBytes: Int = 16 << 20) {
+    /// - Parameters:
+    ///   - configuration: The AsyncHTTPClient configuration; its redirects are turned off.
+    ///   - maxResponseBytes: The largest response body read.
+    ///   - requestTimeout: How long one request may take, whole response included.
+    public init(
+        configuration: HTTPClient.Configuration = HTTPClientTransport.defaultConfiguration,
+        maxResponseBytes: Int = 16 << 20,
+        requestTimeout: Duration = .seconds(30)
+    ) {
         var configuration = configuration
         configuration.redirectConfiguration = .disallow
         // The retry middleware owns retries: AsyncHTTPClient's own retry of connection
@@ -36,15 +53,31 @@ public final class HTTPClientTransport: Transport {
         self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         self.ownsClient = true
         self.maxResponseBytes = maxResponseBytes
+        self.requestTimeout = requestTimeout
+        self.deadline = Self.timeAmount(requestTimeout)
     }
 
     /// Wraps an `HTTPClient` the caller owns (and shuts down). Its redirect configuration should
     /// be `.disallow`, and `connectionPool.retryConnectionEstablishment` false (else a refused
     /// connection is reported only at the connect timeout).
-    public init(client: HTTPClient, maxResponseBytes: Int = 16 << 20) {
+    /// - Parameters:
+    ///   - client: The client requests go through.
+    ///   - maxResponseBytes: The largest response body read.
+    ///   - requestTimeout: How long one request may take, whole response included.
+    public init(client: HTTPClient, maxResponseBytes: Int = 16 << 20, requestTimeout: Duration = .seconds(30)) {
         self.client = client
         self.ownsClient = false
         self.maxResponseBytes = maxResponseBytes
+        self.requestTimeout = requestTimeout
+        self.deadline = Self.timeAmount(requestTimeout)
+    }
+
+    /// `duration` in nanoseconds, at least 0 and at most about 292 years.
+    private static func timeAmount(_ duration: Duration) -> TimeAmount {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0 else { return .zero }
+        guard seconds < Int64.max / 1_000_000_000 - 1 else { return .nanoseconds(.max) }
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
     /// Connect and read timeouts of 10 and 60 seconds, redirects off, no retry of connection
@@ -63,14 +96,16 @@ public final class HTTPClientTransport: Transport {
     /// other `with…` scopes (`AuthTestServer.withRunning`) in top-level code.
     /// - Parameters:
     ///   - configuration: The AsyncHTTPClient configuration.
+    ///   - requestTimeout: How long one request may take, whole response included.
     ///   - isolation: The caller's actor isolation.
     ///   - body: Work to do with the transport.
     public static func withTransport<T>(
         configuration: HTTPClient.Configuration = HTTPClientTransport.defaultConfiguration,
+        requestTimeout: Duration = .seconds(30),
         isolation: isolated (any Actor)? = #isolation,
         _ body: (HTTPClientTransport) async throws -> T
     ) async throws -> T {
-        let transport = HTTPClientTransport(configuration: configuration)
+        let transport = HTTPClientTransport(configuration: configuration, requestTimeout: requestTimeout)
         do {
             let result = try await body(transport)
             try await transport.shutdown()
@@ -95,6 +130,8 @@ public final class HTTPClientTransport: Transport {
     /// origin checks read, by the same parser.
     /// - Throws: `AuthError` code `.invalidRequest` when the request's target is malformed, or
     ///   when its path holds escapes of bytes that are not UTF-8, which AsyncHTTPClient cannot send;
+    ///   `.timeout` when the whole response did not come within the request's
+    ///   ``/AuthCore/RequestOptions/timeout`` or ``requestTimeout``;
     ///   `.transport` when the request cannot be sent or the response cannot be read;
     ///   `CancellationError` when the task is cancelled.
     public func send(_ request: AuthRequest) async throws -> AuthResponse {
@@ -115,7 +152,8 @@ public final class HTTPClientTransport: Transport {
             outgoing.body = .bytes(ByteBuffer(bytes: request.body))
         }
         do {
-            let response = try await client.execute(outgoing, timeout: .seconds(3600))
+            // A deadline AsyncHTTPClient keeps on its event loop: it costs a timer, not a task.
+            let response = try await client.execute(outgoing, timeout: request.options.timeout.map(Self.timeAmount) ?? deadline)
             let body = try await response.body.collect(upTo: maxResponseBytes)
             var fields = HTTPFields()
             fields.reserveCapacity(response.headers.count)
@@ -123,13 +161,18 @@ public final class HTTPClientTransport: Transport {
                 if let name = ResponseFieldNames.name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
             }
             return AuthResponse(
-                head: HTTPResponse(status: .init(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase), headerFields: fields),
+                status: HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase),
+                headerFields: fields,
                 body: Data(buffer: body, byteTransferStrategy: .automatic)
             )
         } catch is CancellationError {
             throw CancellationError()
         } catch let error as AuthError {
             throw error
+        } catch let error as HTTPClientError where error == .deadlineExceeded {
+            if Task.isCancelled { throw CancellationError() }
+            let limit = request.options.timeout ?? requestTimeout
+            throw AuthError(code: .timeout, message: "\(request.head.method) \(request.origin?.description ?? "?"): no whole response within \(limit)")
         } catch {
             if Task.isCancelled { throw CancellationError() }
             throw AuthError.transport("\(request.head.method) \(request.origin?.description ?? "?") failed: \(Self.describe(error))", underlying: error)

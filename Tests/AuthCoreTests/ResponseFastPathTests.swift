@@ -29,6 +29,31 @@ import Testing
         }
     }
 
+    /// A request made from a URL sends that URL's string when it is already the transport's URL;
+    /// over generated URLs (user info, empty ports, fragments, upper case, queries without a
+    /// path) it equals the URL rebuilt from the head, and a head whose scheme, authority or path
+    /// a middleware changed is sent to the new target, never to the URL it was made from.
+    @Test func aRequestMadeFromAURLSendsWhatItsHeadSays() throws {
+        var random = SeededRandom(seed: 2326)
+        let schemes = ["http", "https", "HTTP", "ftp"]
+        let authorities = ["example.com", "Example.com", "u:p@example.com", "@example.com", "example.com:", "example.com:443", "example.com:8443", "[::1]:8080", "127.0.0.1"]
+        let targets = ["", "/", "/a/b", "?q=1", "/a?q=1#f", "#f", "/a b", "/%7e"]
+        for _ in 0..<1_000 {
+            let text = schemes.randomElement(using: &random)! + "://" + authorities.randomElement(using: &random)! + targets.randomElement(using: &random)!
+            guard let url = URL(string: text), let request = try? AuthRequest(method: .get, url: url) else { continue }
+            let rebuilt = AuthRequest(head: request.head)
+            #expect((try? request.urlForTransport()) == (try? rebuilt.urlForTransport()), "\(text)")
+            var moved = request
+            switch random.next() % 3 {
+            case 0: moved.head.authority = "other.example:8443"
+            case 1: moved.head.path = "/elsewhere"
+            default: moved.head.scheme = "wss"
+            }
+            #expect((try? moved.urlForTransport()) == (try? AuthRequest(head: moved.head).urlForTransport()), "\(text)")
+            #expect((try? moved.urlForTransport()) != (try? request.urlForTransport()) || (try? request.urlForTransport()) == nil, "\(text)")
+        }
+    }
+
     /// The session reads a response's `Date` once per distinct value: a second response with
     /// the same value changes nothing, a new value is taken.
     @Test func aRepeatedDateFieldIsNotReadAgain() async throws {

@@ -115,6 +115,35 @@ import Testing
         }
     }
 
+    /// A request must be answered whole within the transport's request timeout, or within its
+    /// own `options.timeout`, which replaces it: past that it ends with `.timeout`, naming the
+    /// limit, well before the server's answer (5 s). A request answered within its limit passes.
+    @Test func theRequestTimeoutBoundsTheWholeRequest() async throws {
+        try await EchoServer.withRunning { base in
+            let slow = try AuthRequest(method: .get, url: base.appending(path: "slow"))
+            let isTimeout = { (limit: String) in
+                { (error: any Error) in (error as? AuthError)?.code == .timeout && (error as? AuthError)?.message.contains(limit) == true }
+            }
+            try await HTTPClientTransport.withTransport(requestTimeout: .milliseconds(300)) { transport in
+                #expect(transport.requestTimeout == .milliseconds(300))
+                let start = ContinuousClock.now
+                await #expect(performing: { try await transport.send(slow) }, throws: isTimeout("0.3 seconds"))
+                #expect(ContinuousClock.now - start < .seconds(4), "the request ran to the server's answer")
+                // A request's own, longer limit replaces the transport's.
+                let fast = try await transport.send(AuthRequest(method: .get, url: base.appending(path: "echo"), options: RequestOptions(timeout: .seconds(30))))
+                #expect(fast.status == .ok)
+            }
+            try await HTTPClientTransport.withTransport { transport in
+                #expect(transport.requestTimeout == .seconds(30))
+                var request = slow
+                request.options.timeout = .milliseconds(250)
+                let start = ContinuousClock.now
+                await #expect(performing: { try await transport.send(request) }, throws: isTimeout("0.25 seconds"))
+                #expect(ContinuousClock.now - start < .seconds(4), "the request ran to the server's answer")
+            }
+        }
+    }
+
     /// Cancelling the task cancels the request: it ends with `CancellationError`, well before the
     /// server would have answered.
     @Test(arguments: TransportKind.allCases)

@@ -22,11 +22,14 @@ public struct AuthRequest: Sendable, Equatable {
         @exclusivity(unchecked) var head: HTTPRequest
         @exclusivity(unchecked) var body: Data
         @exclusivity(unchecked) var options: RequestOptions
+        /// The URL the request was made from, when it is exactly scheme, `://`, authority and target.
+        let sourceURL: String?
 
-        init(head: HTTPRequest, body: Data, options: RequestOptions) {
+        init(head: HTTPRequest, body: Data, options: RequestOptions, sourceURL: String? = nil) {
             self.head = head
             self.body = body
             self.options = options
+            self.sourceURL = sourceURL
         }
     }
 
@@ -34,7 +37,7 @@ public struct AuthRequest: Sendable, Equatable {
 
     private mutating func makeUnique() {
         if !isKnownUniquelyReferenced(&storage) {
-            storage = Storage(head: storage.head, body: storage.body, options: storage.options)
+            storage = Storage(head: storage.head, body: storage.body, options: storage.options, sourceURL: storage.sourceURL)
         }
     }
 
@@ -84,12 +87,16 @@ public struct AuthRequest: Sendable, Equatable {
         body: Data = Data(),
         options: RequestOptions = .init()
     ) throws {
-        guard let parts = URLRequestParts.of(url) else {
+        guard let parts = URLRequestParts.read(url) else {
             throw AuthError.invalidRequest("the URL has no scheme or host")
         }
         let head = HTTPRequest(method: method, scheme: parts.scheme, authority: parts.authority, path: parts.target, headerFields: headerFields)
-        storage = Storage(head: head, body: body, options: options)
+        storage = Storage(head: head, body: body, options: options, sourceURL: parts.whole)
     }
+
+    /// The URL this request was made from, when it is exactly its scheme, `://`, authority and
+    /// target: ``urlForTransport()`` returns it while the head still spells it.
+    var sourceURL: String? { storage.sourceURL }
 
     /// The absolute URL of the request, when its parts form one.
     public var url: URL? { head.url }

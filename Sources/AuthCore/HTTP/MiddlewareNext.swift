@@ -74,6 +74,8 @@ final class PipelineLink: Sendable {
         case transport(any Transport)
         case closure(MiddlewareNext.Body)
 
+        // Inlined into its protocol witness: one async frame per request instead of two.
+        @inline(__always)
         nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
             switch self {
             case .transport(let transport): try await transport.send(request)

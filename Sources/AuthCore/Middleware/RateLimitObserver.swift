@@ -17,7 +17,10 @@ public struct RateLimitObserver: Middleware {
         self.clock = clock
     }
 
+    // Inlined into its protocol witness, which the pipeline calls: one async frame per request
+    // instead of two.
     /// Passes the request on and inspects the response.
+    @inline(__always)
     public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
         let response = try await next(request)
         let fields = response.head.headerFields
