@@ -18,32 +18,35 @@ import NIOPosix
 ///     // make clients of the container and send requests here
 /// }
 /// ```
-/// A transport made with ``init(configuration:maxResponseBytes:requestTimeout:)`` must be shut
+/// A transport made with ``init(configuration:maxResponseBytes:responseHeadTimeout:)`` must be shut
 /// down with ``shutdown()``.
 ///
-/// Each request must be answered whole within ``requestTimeout`` (30 seconds unless set; a
-/// request's ``/AuthCore/RequestOptions/timeout`` replaces it), else it fails with `AuthError`
-/// code `.timeout`. The configuration's read timeout bounds each wait for bytes on its own.
+/// The response's head (status and header fields) must come within ``responseHeadTimeout``
+/// (30 seconds unless set; a request's ``/AuthCore/RequestOptions/timeout`` replaces it), else the
+/// request fails with `AuthError` code `.timeout`, which the retry middleware does not repeat.
+/// The body is then bounded by the configuration's read timeout, one wait for bytes at a time;
+/// ``/AuthCore/TimeoutMiddleware`` bounds a request whole.
 public final class HTTPClientTransport: Transport {
     private let client: HTTPClient
     private let ownsClient: Bool
     /// The largest response body read; longer bodies fail with a transport error.
     public let maxResponseBytes: Int
-    /// How long one request may take, from sending it to reading the last byte of its response,
-    /// when the request's ``/AuthCore/RequestOptions/timeout`` does not say.
-    public let requestTimeout: Duration
-    /// ``requestTimeout`` as AsyncHTTPClient takes it.
+    /// How long a request may wait for its response's head (status and header fields), from the
+    /// moment it is handed to AsyncHTTPClient, when its ``/AuthCore/RequestOptions/timeout`` does
+    /// not say.
+    public let responseHeadTimeout: Duration
+    /// ``responseHeadTimeout`` as AsyncHTTPClient takes it.
     private let deadline: TimeAmount
 
     /// Creates a transport with its own `HTTPClient`; call ``shutdown()`` when done.
     /// - Parameters:
     ///   - configuration: The AsyncHTTPClient configuration; its redirects are turned off.
     ///   - maxResponseBytes: The largest response body read.
-    ///   - requestTimeout: How long one request may take, whole response included.
+    ///   - responseHeadTimeout: How long a request may wait for its response's head.
     public init(
         configuration: HTTPClient.Configuration = HTTPClientTransport.defaultConfiguration,
         maxResponseBytes: Int = 16 << 20,
-        requestTimeout: Duration = .seconds(30)
+        responseHeadTimeout: Duration = .seconds(30)
     ) {
         var configuration = configuration
         configuration.redirectConfiguration = .disallow
@@ -53,8 +56,8 @@ public final class HTTPClientTransport: Transport {
         self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         self.ownsClient = true
         self.maxResponseBytes = maxResponseBytes
-        self.requestTimeout = requestTimeout
-        self.deadline = Self.timeAmount(requestTimeout)
+        self.responseHeadTimeout = responseHeadTimeout
+        self.deadline = Self.timeAmount(responseHeadTimeout)
     }
 
     /// Wraps an `HTTPClient` the caller owns (and shuts down). Its redirect configuration should
@@ -63,19 +66,19 @@ public final class HTTPClientTransport: Transport {
     /// - Parameters:
     ///   - client: The client requests go through.
     ///   - maxResponseBytes: The largest response body read.
-    ///   - requestTimeout: How long one request may take, whole response included.
-    public init(client: HTTPClient, maxResponseBytes: Int = 16 << 20, requestTimeout: Duration = .seconds(30)) {
+    ///   - responseHeadTimeout: How long a request may wait for its response's head.
+    public init(client: HTTPClient, maxResponseBytes: Int = 16 << 20, responseHeadTimeout: Duration = .seconds(30)) {
         self.client = client
         self.ownsClient = false
         self.maxResponseBytes = maxResponseBytes
-        self.requestTimeout = requestTimeout
-        self.deadline = Self.timeAmount(requestTimeout)
+        self.responseHeadTimeout = responseHeadTimeout
+        self.deadline = Self.timeAmount(responseHeadTimeout)
     }
 
     /// `duration` in nanoseconds, at least 0 and at most about 292 years.
     private static func timeAmount(_ duration: Duration) -> TimeAmount {
+        guard duration > .zero else { return .zero }
         let (seconds, attoseconds) = duration.components
-        guard seconds >= 0 else { return .zero }
         guard seconds < Int64.max / 1_000_000_000 - 1 else { return .nanoseconds(.max) }
         return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
@@ -96,16 +99,16 @@ public final class HTTPClientTransport: Transport {
     /// other `with…` scopes (`AuthTestServer.withRunning`) in top-level code.
     /// - Parameters:
     ///   - configuration: The AsyncHTTPClient configuration.
-    ///   - requestTimeout: How long one request may take, whole response included.
+    ///   - responseHeadTimeout: How long a request may wait for its response's head.
     ///   - isolation: The caller's actor isolation.
     ///   - body: Work to do with the transport.
     public static func withTransport<T>(
         configuration: HTTPClient.Configuration = HTTPClientTransport.defaultConfiguration,
-        requestTimeout: Duration = .seconds(30),
+        responseHeadTimeout: Duration = .seconds(30),
         isolation: isolated (any Actor)? = #isolation,
         _ body: (HTTPClientTransport) async throws -> T
     ) async throws -> T {
-        let transport = HTTPClientTransport(configuration: configuration, requestTimeout: requestTimeout)
+        let transport = HTTPClientTransport(configuration: configuration, responseHeadTimeout: responseHeadTimeout)
         do {
             let result = try await body(transport)
             try await transport.shutdown()
@@ -130,8 +133,8 @@ public final class HTTPClientTransport: Transport {
     /// origin checks read, by the same parser.
     /// - Throws: `AuthError` code `.invalidRequest` when the request's target is malformed, or
     ///   when its path holds escapes of bytes that are not UTF-8, which AsyncHTTPClient cannot send;
-    ///   `.timeout` when the whole response did not come within the request's
-    ///   ``/AuthCore/RequestOptions/timeout`` or ``requestTimeout``;
+    ///   `.timeout` when the response's head did not come within the request's
+    ///   ``/AuthCore/RequestOptions/timeout`` or ``responseHeadTimeout``;
     ///   `.transport` when the request cannot be sent or the response cannot be read;
     ///   `CancellationError` when the task is cancelled.
     public func send(_ request: AuthRequest) async throws -> AuthResponse {
@@ -152,8 +155,8 @@ public final class HTTPClientTransport: Transport {
             outgoing.body = .bytes(ByteBuffer(bytes: request.body))
         }
         do {
-            // AsyncHTTPClient schedules the deadline on the event loop and cancels it after the
-            // response. A distant one (an hour, before) sat behind the connection's own timers,
+            // AsyncHTTPClient schedules the deadline on the event loop and cancels it when the
+            // head comes. A distant one (an hour, before) sat behind the connection's own timers,
             // and finding it again cost about 2,000 instructions a request.
             let response = try await client.execute(outgoing, timeout: request.options.timeout.map(Self.timeAmount) ?? deadline)
             let body = try await response.body.collect(upTo: maxResponseBytes)
@@ -173,8 +176,8 @@ public final class HTTPClientTransport: Transport {
             throw error
         } catch let error as HTTPClientError where error == .deadlineExceeded {
             if Task.isCancelled { throw CancellationError() }
-            let limit = request.options.timeout ?? requestTimeout
-            throw AuthError(code: .timeout, message: "\(request.head.method) \(request.origin?.description ?? "?"): no whole response within \(limit)")
+            let limit = request.options.timeout ?? responseHeadTimeout
+            throw AuthError(code: .timeout, message: "\(request.head.method) \(request.origin?.description ?? "?"): no response within \(limit)")
         } catch {
             if Task.isCancelled { throw CancellationError() }
             throw AuthError.transport("\(request.head.method) \(request.origin?.description ?? "?") failed: \(Self.describe(error))", underlying: error)

@@ -31,9 +31,9 @@ struct EchoServer {
         router.get("/redirect") { _, _ -> Response in
             Response(status: .found, headers: [.location: "/echo"])
         }
-        // Answers after five seconds: for timeouts and cancellation.
-        router.get("/slow") { _, _ -> Response in
-            try await Task.sleep(for: .seconds(5))
+        // Answers after five seconds, or `ms` milliseconds: for timeouts and cancellation.
+        router.get("/slow") { request, _ -> Response in
+            try await Task.sleep(for: .milliseconds(request.uri.queryParameters.get("ms", as: Int.self) ?? 5_000))
             return Response(status: .ok)
         }
         let port = AsyncStream<Int>.makeStream()

@@ -115,31 +115,44 @@ import Testing
         }
     }
 
-    /// A request must be answered whole within the transport's request timeout, or within its
-    /// own `options.timeout`, which replaces it: past that it ends with `.timeout`, naming the
-    /// limit, well before the server's answer (5 s). A request answered within its limit passes.
-    @Test func theRequestTimeoutBoundsTheWholeRequest() async throws {
+    /// A response's head must come within the transport's `responseHeadTimeout`, or within the
+    /// request's own `options.timeout`, which replaces it, shorter or longer: past that the
+    /// request ends with `.timeout`, naming the limit, well before the server's answer (5 s).
+    @Test func theResponseHeadMustComeWithinTheTimeout() async throws {
         try await EchoServer.withRunning { base in
             let slow = try AuthRequest(method: .get, url: base.appending(path: "slow"))
             let isTimeout = { (limit: String) in
                 { (error: any Error) in (error as? AuthError)?.code == .timeout && (error as? AuthError)?.message.contains(limit) == true }
             }
-            try await HTTPClientTransport.withTransport(requestTimeout: .milliseconds(300)) { transport in
-                #expect(transport.requestTimeout == .milliseconds(300))
+            try await HTTPClientTransport.withTransport(responseHeadTimeout: .milliseconds(300)) { transport in
+                #expect(transport.responseHeadTimeout == .milliseconds(300))
                 let start = ContinuousClock.now
                 await #expect(performing: { try await transport.send(slow) }, throws: isTimeout("0.3 seconds"))
                 #expect(ContinuousClock.now - start < .seconds(4), "the request ran to the server's answer")
                 // A request's own, longer limit replaces the transport's.
-                let fast = try await transport.send(AuthRequest(method: .get, url: base.appending(path: "echo"), options: RequestOptions(timeout: .seconds(30))))
-                #expect(fast.status == .ok)
+                let late = try AuthRequest(method: .get, url: base.appending(path: "slow").appending(queryItems: [URLQueryItem(name: "ms", value: "800")]), options: RequestOptions(timeout: .seconds(5)))
+                let answer = try await transport.send(late)
+                #expect(answer.status == .ok)
             }
             try await HTTPClientTransport.withTransport { transport in
-                #expect(transport.requestTimeout == .seconds(30))
+                #expect(transport.responseHeadTimeout == .seconds(30))
                 var request = slow
                 request.options.timeout = .milliseconds(250)
                 let start = ContinuousClock.now
                 await #expect(performing: { try await transport.send(request) }, throws: isTimeout("0.25 seconds"))
                 #expect(ContinuousClock.now - start < .seconds(4), "the request ran to the server's answer")
+            }
+        }
+    }
+
+    /// The timeout middleware's limit reaches the transport: a limit longer than the transport's
+    /// own wait for a response's head is not cut short by it.
+    @Test func theTimeoutMiddlewaresLimitReplacesTheTransports() async throws {
+        try await EchoServer.withRunning { base in
+            try await HTTPClientTransport.withTransport(responseHeadTimeout: .milliseconds(300)) { transport in
+                let client = AuthClient(transport: transport, middlewares: [TimeoutMiddleware(timeout: .seconds(5))])
+                let response = try await client.send(.get, base.appending(path: "slow").appending(queryItems: [URLQueryItem(name: "ms", value: "800")]))
+                #expect(response.status == .ok)
             }
         }
     }

@@ -62,7 +62,9 @@ public enum RetryPolicyKey: AuthContainerKey {
     public static func makeDefault(_ container: AuthContainer) -> RetryPolicy { RetryPolicy() }
 }
 
-/// A time limit per transport attempt; none by default (transports have their own).
+/// A time limit per transport attempt, enforced by ``TimeoutMiddleware``; none by default
+/// (transports have their own, such as AuthHTTPClient's 30 seconds for a response's head, which
+/// the middleware's limit replaces).
 public enum RequestTimeoutKey: AuthContainerKey {
     /// No limit.
     public static func makeDefault(_ container: AuthContainer) -> Duration? { nil }

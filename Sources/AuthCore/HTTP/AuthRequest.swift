@@ -96,7 +96,7 @@ public struct AuthRequest: Sendable, Equatable {
 
     /// The URL this request was made from, when it is exactly its scheme, `://`, authority and
     /// target: ``urlForTransport()`` returns it while the head still spells it.
-    var sourceURL: String? { storage.sourceURL }
+    package var sourceURL: String? { storage.sourceURL }
 
     /// The absolute URL of the request, when its parts form one.
     public var url: URL? { head.url }

@@ -1,7 +1,9 @@
 /// Ends a request that takes longer than its time limit with `AuthError` code `.timeout`.
 ///
 /// The limit is the request's `options.timeout` or this middleware's default. The rest of the
-/// pipeline is cancelled when the limit passes; transports stop on cancellation.
+/// pipeline is cancelled when the limit passes; transports stop on cancellation. The request goes
+/// on with the limit as its `options.timeout`, so a transport's own shorter limit (AuthHTTPClient
+/// waits 30 seconds for a response's head) does not cut it short.
 public struct TimeoutMiddleware: Middleware {
     /// The default limit.
     public let timeout: Duration
@@ -16,8 +18,10 @@ public struct TimeoutMiddleware: Middleware {
     /// Races the request against the limit.
     public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
         let limit = request.options.timeout ?? timeout
+        var request = request
+        if request.options.timeout == nil { request.options.timeout = limit }
         let clock = self.clock
-        return try await withThrowingTaskGroup(of: AuthResponse?.self) { group in
+        return try await withThrowingTaskGroup(of: AuthResponse?.self) { [request] group in
             group.addTask { try await next(request) }
             group.addTask {
                 try await clock.sleep(for: limit)
