@@ -138,6 +138,32 @@ public final class HTTPClientTransport: Transport {
     ///   `.transport` when the request cannot be sent or the response cannot be read;
     ///   `CancellationError` when the task is cancelled.
     public func send(_ request: AuthRequest) async throws -> AuthResponse {
+        let outgoing = try Self.outgoing(request)
+        do {
+            // AsyncHTTPClient schedules the deadline on the event loop and cancels it when the
+            // head comes. A distant one (an hour, before) sat behind the connection's own timers,
+            // and finding it again cost about 2,000 instructions a request.
+            let response = try await client.execute(outgoing, timeout: request.options.timeout.map(Self.timeAmount) ?? deadline)
+            let body = try await response.body.collect(upTo: maxResponseBytes)
+            return Self.incoming(response, body: body)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch let error as AuthError {
+            throw error
+        } catch let error as HTTPClientError where error == .deadlineExceeded {
+            if Task.isCancelled { throw CancellationError() }
+            let limit = request.options.timeout ?? responseHeadTimeout
+            throw AuthError(code: .timeout, message: "\(request.head.method) \(request.origin?.description ?? "?"): no response within \(limit)")
+        } catch {
+            if Task.isCancelled { throw CancellationError() }
+            throw AuthError.transport("\(request.head.method) \(request.origin?.description ?? "?") failed: \(Self.describe(error))", underlying: error)
+        }
+    }
+
+    /// `request` as AsyncHTTPClient takes it. Not inlined: `send`'s async frame would hold its
+    /// temporaries, and callgrind counts it whole (`Benchmarks/scripts/callgrind-e2e`).
+    @inline(never)
+    static func outgoing(_ request: AuthRequest) throws -> HTTPClientRequest {
         let url = try request.urlForTransport()
         guard PathFidelity.isSentUnchanged(request.head.path ?? "/") else {
             throw AuthError.invalidRequest(
@@ -154,34 +180,25 @@ public final class HTTPClientTransport: Transport {
         if !request.body.isEmpty || method == .post || method == .put || method == .patch {
             outgoing.body = .bytes(ByteBuffer(bytes: request.body))
         }
-        do {
-            // AsyncHTTPClient schedules the deadline on the event loop and cancels it when the
-            // head comes. A distant one (an hour, before) sat behind the connection's own timers,
-            // and finding it again cost about 2,000 instructions a request.
-            let response = try await client.execute(outgoing, timeout: request.options.timeout.map(Self.timeAmount) ?? deadline)
-            let body = try await response.body.collect(upTo: maxResponseBytes)
-            var fields = HTTPFields()
-            fields.reserveCapacity(response.headers.count)
-            for header in response.headers {
-                if let name = ResponseFieldNames.name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
-            }
-            return AuthResponse(
-                status: HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase),
-                headerFields: fields,
-                body: Data(buffer: body, byteTransferStrategy: .automatic)
-            )
-        } catch is CancellationError {
-            throw CancellationError()
-        } catch let error as AuthError {
-            throw error
-        } catch let error as HTTPClientError where error == .deadlineExceeded {
-            if Task.isCancelled { throw CancellationError() }
-            let limit = request.options.timeout ?? responseHeadTimeout
-            throw AuthError(code: .timeout, message: "\(request.head.method) \(request.origin?.description ?? "?"): no response within \(limit)")
-        } catch {
-            if Task.isCancelled { throw CancellationError() }
-            throw AuthError.transport("\(request.head.method) \(request.origin?.description ?? "?") failed: \(Self.describe(error))", underlying: error)
+        return outgoing
+    }
+
+    /// AsyncHTTPClient's response head and whole body as an `AuthResponse`. Not inlined, like
+    /// `outgoing(_:)`.
+    @inline(never)
+    static func incoming(_ response: HTTPClientResponse, body: ByteBuffer) -> AuthResponse {
+        var fields = HTTPFields()
+        fields.reserveCapacity(response.headers.count)
+        for header in response.headers {
+            // `append` reaches HTTPTypes' own specialized `replaceSubrange`; calling
+            // `replaceSubrange` from here runs its unspecialized generic form (25 × the cost).
+            if let name = ResponseFieldNames.name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
         }
+        return AuthResponse(
+            status: HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase),
+            headerFields: fields,
+            body: Data(buffer: body, byteTransferStrategy: .automatic)
+        )
     }
 
     /// What went wrong, by the error's type (never by its text): a refused connection, an

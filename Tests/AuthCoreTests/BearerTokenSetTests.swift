@@ -37,6 +37,21 @@ import Testing
         #expect(authorized.head.headerFields[.accept] == "application/json")
     }
 
+    /// A request without fields gets the token set's prepared fields; a field added to one
+    /// authorized request afterwards reaches neither the next request nor the token set.
+    @Test func requestsAuthorizedFromNoFieldsDoNotShareLaterChanges() throws {
+        let tokens = BearerTokenSet(accessToken: "shared", refreshToken: nil, expiresAt: nil)
+        var first = try AuthRequest(method: .get, url: url)
+        tokens.authorize(&first)
+        first.head.headerFields[.accept] = "text/plain"
+        first.head.headerFields.append(HTTPField(name: .authorization, value: "Bearer added"))
+        var second = try AuthRequest(method: .get, url: url)
+        tokens.authorize(&second)
+        #expect(second.head.headerFields.count == 1)
+        #expect(second.head.headerFields[values: .authorization] == ["Bearer shared"])
+        #expect(first.head.headerFields[values: .authorization] == ["Bearer shared", "Bearer added"])
+    }
+
     @Test func theStoredFormIsTheSixPropertiesAndReadsBack() throws {
         let tokens = BearerTokenSet(
             accessToken: "a-1", refreshToken: "r-1", expiresAt: Date(timeIntervalSinceReferenceDate: 800_000_000),
