@@ -183,20 +183,13 @@ public final class HTTPClientTransport: Transport {
         return outgoing
     }
 
-    /// AsyncHTTPClient's response head and whole body as an `AuthResponse`. Not inlined, like
-    /// `outgoing(_:)`.
+    /// AsyncHTTPClient's response head and whole body as an `AuthResponse`, whose header fields
+    /// become `HTTPFields` only when read (`ResponseHead`). Not inlined, like `outgoing(_:)`.
     @inline(never)
     static func incoming(_ response: HTTPClientResponse, body: ByteBuffer) -> AuthResponse {
-        var fields = HTTPFields()
-        fields.reserveCapacity(response.headers.count)
-        for header in response.headers {
-            // `append` reaches HTTPTypes' own specialized `replaceSubrange`; calling
-            // `replaceSubrange` from here runs its unspecialized generic form (25 × the cost).
-            if let name = ResponseFieldNames.name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
-        }
-        return AuthResponse(
+        AuthResponse(
             status: HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase),
-            headerFields: fields,
+            fields: ResponseHead(headers: response.headers),
             body: Data(buffer: body, byteTransferStrategy: .automatic)
         )
     }

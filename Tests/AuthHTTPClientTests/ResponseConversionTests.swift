@@ -1,7 +1,8 @@
 import AuthCore
-import AuthHTTPClient
+@testable import AuthHTTPClient
 import Foundation
 import HTTPTypes
+import NIOHTTP1
 import Testing
 
 /// What the transport makes of a response on the wire: every field, whatever the case of its
@@ -28,5 +29,54 @@ import Testing
         #expect(response.head.headerFields[.contentType] == "text/plain")
         #expect(response.head.headerFields[fields: .setCookie].map(\.value) == ["a=1", "b=2"])
         #expect(response.body == Data(body.utf8))
+        // The fields the pipeline reads without building the head read the same.
+        for name in [HTTPField.Name.contentType, .date, .eTag, .setCookie, .server, .contentLength, .connection, HTTPField.Name("X-Odd_Name.1")!, .retryAfter] {
+            #expect(response.headerValue(name) == response.head.headerFields.value(name), "\(name)")
+        }
+    }
+
+    /// A response's fields read without building its head (`ResponseHead.value`) are what the
+    /// built head gives, for values `HTTPField` keeps as they are and for those it changes
+    /// (control bytes, spaces at either end), for repeated fields and `Cookie`'s separator, in
+    /// any case of the name.
+    @Test func fieldsReadWithoutTheHeadAreTheHeadsFields() {
+        let headers = HTTPHeaders([
+            ("Date", "Sun, 06 Nov 1994 08:49:37 GMT"), ("x-a", " leading"), ("X-A", "trailing\t"), ("X-B", "bad\u{01}byte"),
+            ("X-C", "del\u{7F}"), ("Set-Cookie", "a=1"), ("set-cookie", "b=2"), ("Cookie", "c=1"), ("COOKIE", "d=2"),
+            ("X-Empty", ""), ("X-Obs", "caf\u{E9}"), ("X-Inner", "a \t b"),
+        ])
+        let head = ResponseHead(headers: headers)
+        let built = head.headerFields()
+        for raw in ["date", "x-a", "x-b", "x-c", "set-cookie", "cookie", "x-empty", "x-obs", "x-inner", "x-missing"] {
+            let name = HTTPField.Name(raw)!
+            #expect(head.value(name) == built.value(name), "\(raw)")
+        }
+        #expect(head.value(.setCookie) == "a=1, b=2")
+        #expect(head.value(.cookie) == "c=1; d=2")
+        let response = AuthResponse(status: .ok, fields: head, body: Data())
+        #expect(response.head.headerFields == built)
+        #expect(response == AuthResponse(status: .ok, headerFields: built))
+    }
+
+    /// Copies of a response read and change its head from many tasks at once: each reads the
+    /// fields the transport received, and a change to one copy stays in that copy.
+    @Test func copiesOfAResponseBuildItsHeadOnceAndApart() async {
+        let headers = HTTPHeaders([("Date", "Sun, 06 Nov 1994 08:49:37 GMT"), ("X-N", "1"), ("x-n", "2")])
+        let expected = ResponseHead(headers: headers).headerFields()
+        let response = AuthResponse(status: .ok, fields: ResponseHead(headers: headers), body: Data("b".utf8))
+        let results = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<64 {
+                group.addTask {
+                    var copy = response
+                    let before = copy.head.headerFields == expected
+                    copy.head.headerFields[HTTPField.Name("X-Task")!] = "\(index)"
+                    return before && copy.head.headerFields[HTTPField.Name("X-Task")!] == "\(index)" && copy.headerValue(.date) == "Sun, 06 Nov 1994 08:49:37 GMT"
+                }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(results.count == 64 && results.allSatisfy { $0 })
+        #expect(response.head.headerFields == expected)
+        #expect(response.headerValue(HTTPField.Name("X-N")!) == "1, 2")
     }
 }

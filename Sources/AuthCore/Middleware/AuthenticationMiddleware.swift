@@ -75,7 +75,7 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
     }
 
     private func observeDate(_ response: AuthResponse) {
-        guard let value = response.head.headerFields.value(.date) else { return }
+        guard let value = response.headerValue(.date) else { return }
         session.observeServerDateField(value)
     }
 }

@@ -23,10 +23,10 @@ public struct RateLimitObserver: Middleware {
     @inline(__always)
     public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
         let response = try await next(request)
-        let fields = response.head.headerFields
         let status = response.status.code
-        let remaining = fields.value(Self.remaining).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let remaining = response.headerValue(Self.remaining).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         guard status == 429 || status == 503 || remaining == 0 else { return response }
+        let fields = response.head.headerFields
         let retryAfter = fields.value(.retryAfter).flatMap { RetryAfter.seconds($0, now: clock.now()) }
         guard status != 503 || retryAfter != nil || remaining == 0 else { return response }
         let reset = fields[Self.reset].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0.isFinite && abs($0) < 1e12 ? $0 : nil }.map { value in

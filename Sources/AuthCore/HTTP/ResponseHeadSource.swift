@@ -1,0 +1,38 @@
+public import HTTPTypes
+import Synchronization
+
+/// A transport's own form of a response's header fields, which ``AuthResponse`` turns into
+/// `HTTPFields` only when something reads its `head`.
+///
+/// Converting every field of every response (a name matched and a value validated each, then
+/// appended through HTTPTypes' generic path) cost about 4,000 instructions a response over
+/// AsyncHTTPClient, while the standard pipeline reads two fields of a successful one (`Date`
+/// and `X-RateLimit-Remaining`), which ``AuthResponse/headerValue(_:)`` reads from here.
+package protocol ResponseHeadSource: Sendable {
+    /// Every field, in order, as `HTTPFields`.
+    func headerFields() -> HTTPFields
+    /// What `headerFields().value(name)` gives, without building the fields.
+    func value(_ name: HTTPField.Name) -> String?
+}
+
+/// A response head built from its source once, by the first reader; copies of a response share it.
+final class LazyResponseHead: Sendable {
+    let source: any ResponseHeadSource
+    private let status: HTTPResponse.Status
+    private let built = Mutex<HTTPResponse?>(nil)
+
+    init(source: any ResponseHeadSource, status: HTTPResponse.Status) {
+        self.source = source
+        self.status = status
+    }
+
+    /// The head, built on the first read.
+    var head: HTTPResponse {
+        built.withLock { built in
+            if let built { return built }
+            let head = HTTPResponse(status: status, headerFields: source.headerFields())
+            built = head
+            return head
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import AuthCore
+import HTTPTypes
+import NIOHTTP1
+
+/// AsyncHTTPClient's response fields, made into `HTTPFields` only when something reads the
+/// response's `head`; the fields the pipeline reads on every response are found here directly.
+struct ResponseHead: ResponseHeadSource {
+    let headers: HTTPHeaders
+
+    /// Every field whose name is valid, in order; values as `HTTPField` makes them (bytes a value
+    /// may not hold become spaces).
+    func headerFields() -> HTTPFields {
+        var fields = HTTPFields()
+        fields.reserveCapacity(headers.count)
+        for header in headers {
+            // `append` reaches HTTPTypes' own specialized `replaceSubrange`; calling
+            // `replaceSubrange` from here runs its unspecialized generic form (25 × the cost).
+            if let name = ResponseFieldNames.name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
+        }
+        return fields
+    }
+
+    /// What `headerFields().value(name)` gives.
+    func value(_ name: HTTPField.Name) -> String? {
+        // NIO's own scan (names compared in any case): no array unless the field is there.
+        var value: String?
+        for raw in headers[name.canonicalName] {
+            // As `HTTPField` keeps it: as it is when legal, else with the bytes it may not hold made spaces.
+            let field = Self.isLegal(raw) ? raw : HTTPField(name: name, value: raw).value
+            value = value.map { $0 + (name == .cookie ? "; " : ", ") + field } ?? field
+        }
+        return value
+    }
+
+    /// Whether `HTTPField` keeps `value` as it is (RFC 9110 §5.5): visible ASCII, obs-text,
+    /// spaces and tabs, but neither first nor last.
+    private static func isLegal(_ value: String) -> Bool {
+        var value = value
+        return value.withUTF8 { bytes in
+            guard let first = bytes.first, let last = bytes.last else { return true }
+            guard first != 0x20, first != 0x09, last != 0x20, last != 0x09 else { return false }
+            for byte in bytes where byte < 0x20 && byte != 0x09 || byte == 0x7F { return false }
+            return true
+        }
+    }
+
+}
