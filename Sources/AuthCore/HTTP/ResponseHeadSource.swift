@@ -1,4 +1,4 @@
-public import HTTPTypes
+package import HTTPTypes
 import Synchronization
 
 /// A transport's own form of a response's header fields, which ``AuthResponse`` turns into
@@ -7,7 +7,7 @@ import Synchronization
 /// Converting every field of every response (a name matched and a value validated each, then
 /// appended through HTTPTypes' generic path) cost about 4,000 instructions a response over
 /// AsyncHTTPClient, while the standard pipeline reads two fields of a successful one (`Date`
-/// and `X-RateLimit-Remaining`), which ``AuthResponse/headerValue(_:)`` reads from here.
+/// and `X-RateLimit-Remaining`), which `AuthResponse.headerValue(_:)` reads from here.
 package protocol ResponseHeadSource: Sendable {
     /// Every field, in order, as `HTTPFields`.
     func headerFields() -> HTTPFields
