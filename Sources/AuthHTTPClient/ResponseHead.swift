@@ -22,14 +22,33 @@ struct ResponseHead: ResponseHeadSource {
 
     /// What `headerFields().value(name)` gives.
     func value(_ name: HTTPField.Name) -> String? {
-        // NIO's own scan (names compared in any case): no array unless the field is there.
+        // Not NIO's `headers[name]`: it folds case by clearing bit 5 of every byte, so `^`
+        // matches `~` and control bytes match punctuation, where HTTP names differ.
+        let canonical = name.canonicalName
         var value: String?
-        for raw in headers[name.canonicalName] {
+        for header in headers where Self.isName(header.name, canonical) {
             // As `HTTPField` keeps it: as it is when legal, else with the bytes it may not hold made spaces.
-            let field = Self.isLegal(raw) ? raw : HTTPField(name: name, value: raw).value
+            let field = Self.isLegal(header.value) ? header.value : HTTPField(name: name, value: header.value).value
             value = value.map { $0 + (name == .cookie ? "; " : ", ") + field } ?? field
         }
         return value
+    }
+
+    /// Whether `raw` is the lower-case `canonical` in any case (ASCII letters folded, nothing else).
+    private static func isName(_ raw: String, _ canonical: String) -> Bool {
+        guard raw.utf8.count == canonical.utf8.count else { return false }
+        var raw = raw
+        var canonical = canonical
+        return raw.withUTF8 { raw in
+            canonical.withUTF8 { canonical in
+                for position in 0..<raw.count {
+                    let byte = raw[position]
+                    let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+                    if lower != canonical[position] { return false }
+                }
+                return true
+            }
+        }
     }
 
     /// Whether `HTTPField` keeps `value` as it is (RFC 9110 §5.5): visible ASCII, obs-text,
@@ -43,5 +62,4 @@ struct ResponseHead: ResponseHeadSource {
             return true
         }
     }
-
 }

@@ -50,6 +50,10 @@ import Testing
         #expect(second.head.headerFields.count == 1)
         #expect(second.head.headerFields[values: .authorization] == ["Bearer shared"])
         #expect(first.head.headerFields[values: .authorization] == ["Bearer shared", "Bearer added"])
+        // The same field as on a request that had fields already.
+        var withFields = try AuthRequest(method: .get, url: url, headerFields: [.accept: "application/json"])
+        tokens.authorize(&withFields)
+        #expect(withFields.head.headerFields[fields: .authorization] == second.head.headerFields[fields: .authorization])
     }
 
     @Test func theStoredFormIsTheSixPropertiesAndReadsBack() throws {

@@ -26,11 +26,13 @@ final class LazyResponseHead: Sendable {
         self.status = status
     }
 
-    /// The head, built on the first read.
+    /// The head, built on the first read (outside the lock; when two readers race, both get
+    /// the first one stored).
     var head: HTTPResponse {
-        built.withLock { built in
+        if let head = built.withLock({ $0 }) { return head }
+        let head = HTTPResponse(status: status, headerFields: source.headerFields())
+        return built.withLock { built in
             if let built { return built }
-            let head = HTTPResponse(status: status, headerFields: source.headerFields())
             built = head
             return head
         }
