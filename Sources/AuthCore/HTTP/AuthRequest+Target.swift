@@ -21,7 +21,7 @@ extension AuthRequest {
             let path = head.path ?? "/"
             guard Self.isOriginFormTarget(path) else { throw Self.badTarget }
             // The URL the request was made from, while the head still spells it: no new string.
-            if let source = sourceURL, Self.is(source, scheme: scheme, authority: authority, path: path) { return source }
+            if let source = sourceURL, Self.spells(source, scheme: scheme, authority: authority, path: path) { return source }
             return Self.url(scheme: scheme, host: authority, path: path)
         }
         guard let origin = Origin(head) else {
@@ -46,7 +46,7 @@ extension AuthRequest {
     }
 
     /// Whether `url` is `scheme`, `://`, `authority` and `path`, byte for byte.
-    private static func `is`(_ url: String, scheme: String, authority: String, path: String) -> Bool {
+    private static func spells(_ url: String, scheme: String, authority: String, path: String) -> Bool {
         var (url, scheme, authority, path) = (url, scheme, authority, path)
         return url.withUTF8 { url in
             scheme.withUTF8 { scheme in
