@@ -114,21 +114,27 @@ import Testing
             h.server.resetCounters()
             let duration = Duration.seconds(60)
             let start = ContinuousClock.now
-            let (sent, failed) = await withTaskGroup(of: (Int, Int).self) { group in
+            let (sent, failed, failures) = await withTaskGroup(of: (Int, Int, [String]).self) { group in
                 for _ in 0..<4 {
                     group.addTask {
-                        var sent = 0, failed = 0
+                        var sent = 0, failed = 0, failures: [String] = []
                         while ContinuousClock.now - start < duration {
                             sent += 1
-                            if (try? await client.send(.get, h.url("me")).status.code) != 200 { failed += 1 }
+                            do {
+                                let status = try await client.send(.get, h.url("me")).status.code
+                                if status != 200 { failed += 1; failures.append("status \(status) at \(ContinuousClock.now - start)") }
+                            } catch {
+                                failed += 1
+                                failures.append("\(error) at \(ContinuousClock.now - start)")
+                            }
                         }
-                        return (sent, failed)
+                        return (sent, failed, failures)
                     }
                 }
-                return await group.reduce(into: (0, 0)) { $0.0 += $1.0; $0.1 += $1.1 }
+                return await group.reduce(into: (0, 0, [String]())) { $0.0 += $1.0; $0.1 += $1.1; $0.2 += $1.2 }
             }
             #expect(sent > 1000)
-            #expect(failed == 0)
+            #expect(failed == 0, "\(failures.prefix(5))")
             // Lifetime 2 s, renewed at three quarters of the lifetime as seen through the
             // one-second `Date` header (1–2 s): between duration ÷ lifetime and twice that and a half.
             let renewals = h.server.counters.renewals
