@@ -19,17 +19,20 @@ enum ResponseFieldNames {
     static func name(_ raw: String) -> HTTPField.Name? {
         var text = raw
         let index = text.withUTF8 { raw -> Int? in
-            commonBytes.firstIndex { canonical in
-                guard canonical.count == raw.count else { return false }
-                for offset in 0..<raw.count {
-                    let byte = raw[offset]
-                    // Canonical names are lower-case: a byte matches itself or its upper case.
-                    let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-                    if canonical[offset] != lower { return false }
-                }
-                return true
-            }
+            commonBytes.firstIndex { canonical in canonical.withUnsafeBufferPointer { isName(raw, canonical: $0) } }
         }
         return index.map { common[$0] } ?? HTTPField.Name(raw)
+    }
+
+    /// Whether `raw` is the lower-case `canonical` in any case of its ASCII letters, and only
+    /// those (not NIO's fold, which clears bit 5 of every byte and so takes `^` for `~`).
+    static func isName(_ raw: UnsafeBufferPointer<UInt8>, canonical: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard canonical.count == raw.count else { return false }
+        for offset in 0..<raw.count {
+            let byte = raw[offset]
+            let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            if canonical[offset] != lower { return false }
+        }
+        return true
     }
 }

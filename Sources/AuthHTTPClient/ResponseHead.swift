@@ -22,8 +22,8 @@ struct ResponseHead: ResponseHeadSource {
 
     /// What `headerFields().value(name)` gives.
     func value(_ name: HTTPField.Name) -> String? {
-        // Not NIO's `headers[name]`: it folds case by clearing bit 5 of every byte, so `^`
-        // matches `~` and control bytes match punctuation, where HTTP names differ.
+        // Not NIO's `headers[name]`: its case fold takes `^` for `~` and control bytes for
+        // punctuation, where HTTP names differ.
         let canonical = name.canonicalName
         var value: String?
         for header in headers where Self.isName(header.name, canonical) {
@@ -34,21 +34,12 @@ struct ResponseHead: ResponseHeadSource {
         return value
     }
 
-    /// Whether `raw` is the lower-case `canonical` in any case (ASCII letters folded, nothing else).
+    /// Whether `raw` names the field whose canonical name is `canonical`.
     private static func isName(_ raw: String, _ canonical: String) -> Bool {
         guard raw.utf8.count == canonical.utf8.count else { return false }
         var raw = raw
         var canonical = canonical
-        return raw.withUTF8 { raw in
-            canonical.withUTF8 { canonical in
-                for position in 0..<raw.count {
-                    let byte = raw[position]
-                    let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-                    if lower != canonical[position] { return false }
-                }
-                return true
-            }
-        }
+        return raw.withUTF8 { raw in canonical.withUTF8 { ResponseFieldNames.isName(raw, canonical: $0) } }
     }
 
     /// Whether `HTTPField` keeps `value` as it is (RFC 9110 §5.5): visible ASCII, obs-text,
