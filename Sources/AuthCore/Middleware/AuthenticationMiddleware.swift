@@ -9,9 +9,12 @@ import HTTPTypes
 /// ``AuthEvent/credentialWithheld(_:)`` (see ``CredentialScope``). When a response is an
 /// authentication failure, the request is sent once more with a newer credential: the current
 /// one if another request already renewed it, or a renewed one (one renewal for all concurrent
-/// requests, see ``AccountSession``). A failure the strategy says no renewal can fix, and a
-/// second failure right after the renewal, throw `AuthError` (``AuthError/Code/csrfRejected``
-/// or ``AuthError/Code/rejectedAfterRenewal``) rather than renew again.
+/// requests, see ``AccountSession``). When that newer credential is refused too and it was
+/// obtained before the first refusal (the server stopped taking it before the client expected:
+/// a token whose issue time the server rounded down, a clock that jumped), it is renewed once
+/// more. A failure the strategy says no renewal can fix, and a failure with a credential
+/// obtained after the refusal, throw `AuthError` (``AuthError/Code/csrfRejected`` or
+/// ``AuthError/Code/rejectedAfterRenewal``) rather than renew again.
 public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
     /// The account's session.
     public let session: AccountSession<Strategy>
@@ -47,16 +50,31 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
         observeDate(response)
         guard isAuthenticationFailure(response, for: authorized) else { return response }
         if let error = session.strategy.nonRenewableFailure(response, for: authorized) { throw error }
-        let fresh = AccountSession<Strategy>.Published(try await session.renew(from: credential.credential))
-        var retry = request
-        authorize(&retry, with: fresh)
-        let second = try await next(retry)
-        observeDate(second)
-        guard isAuthenticationFailure(second, for: retry) else { return second }
-        throw session.strategy.nonRenewableFailure(second, for: retry) ?? AuthError(
-            code: .rejectedAfterRenewal,
-            message: "the server refused the request again (\(second.status.code)) right after a renewal; another renewal would not help",
-            account: session.account, status: second.status.code)
+        // Server time of the refusal: a credential obtained before it may have been stale then.
+        let refusedAt = session.serverNow
+        var rejected = credential
+        var extraAttempt = false
+        while true {
+            let fresh = AccountSession<Strategy>.Published(try await session.renew(from: rejected.credential))
+            var retry = request
+            authorize(&retry, with: fresh)
+            let again = try await next(retry)
+            observeDate(again)
+            guard isAuthenticationFailure(again, for: retry) else { return again }
+            if let error = session.strategy.nonRenewableFailure(again, for: retry) { throw error }
+            // Refused again. Final if the credential was obtained after the first refusal (a
+            // renewal for it); one more renewal if it was older: the current credential, or one
+            // adopted from the store, that the server no longer takes either.
+            let mayHaveBeenStale = await session.obtainedBefore(fresh, refusedAt)
+            if extraAttempt || !mayHaveBeenStale {
+                throw AuthError(
+                    code: .rejectedAfterRenewal,
+                    message: "the server refused the request again (\(again.status.code)) right after a renewal; another renewal would not help",
+                    account: session.account, status: again.status.code)
+            }
+            rejected = fresh
+            extraAttempt = true
+        }
     }
 
     /// `request` without the credential, should it be there already (a server echoed an API key

@@ -232,6 +232,13 @@ public actor AccountSession<Strategy: AuthStrategy> {
         try await resolve(planRenewal(from: stale, forcedByRejection: true))
     }
 
+    /// Whether `credential`, which the server refused at `refusedAt` (server time) or later, may
+    /// have been stale before that refusal: it was obtained before then, or it is no longer the
+    /// current credential. A renewal for the refusal gives one obtained after it.
+    func obtainedBefore(_ credential: Published, _ refusedAt: Date) -> Bool {
+        credential.credential != current || obtainedAt < refusedAt
+    }
+
     /// A credential to use now, the renewal to wait for, or a renewal this caller starts.
     ///
     /// The actor only decides; callers start and wait for a renewal outside it
