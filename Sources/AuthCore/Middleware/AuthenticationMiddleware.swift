@@ -9,11 +9,11 @@ import HTTPTypes
 /// ``AuthEvent/credentialWithheld(_:)`` (see ``CredentialScope``). When a response is an
 /// authentication failure, the request is sent once more with a newer credential: the current
 /// one if another request already renewed it, or a renewed one (one renewal for all concurrent
-/// requests, see ``AccountSession``). When that newer credential is refused too and it was
-/// obtained before the first refusal (the server stopped taking it before the client expected:
-/// a token whose issue time the server rounded down, a clock that jumped), it is renewed once
-/// more. A failure the strategy says no renewal can fix, and a failure with a credential
-/// obtained after the refusal, throw `AuthError` (``AuthError/Code/csrfRejected`` or
+/// requests, see ``AccountSession``). When that newer credential is refused too, it is renewed
+/// once more only if the server had taken it before (it went stale sooner than the client
+/// expected: a token whose issue time the server rounded down, a request held up on a loaded
+/// machine). A failure the strategy says no renewal can fix, a failure with a credential the
+/// server never took, and a third failure throw `AuthError` (``AuthError/Code/csrfRejected`` or
 /// ``AuthError/Code/rejectedAfterRenewal``) rather than renew again.
 public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
     /// The account's session.
@@ -30,7 +30,7 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
 
     // Inlined into its protocol witness, which the pipeline calls: one async frame per request
     // instead of two.
-    /// Authorizes, sends, and on an authentication failure renews and retries once.
+    /// Authorizes, sends, and on an authentication failure renews and retries (twice at most).
     ///
     /// The credential is held as a reference (`AccountSession.Published`) and every use of the
     /// strategy is a synchronous call: this runs unspecialized (through `any Middleware`), where a
@@ -48,10 +48,11 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
         authorize(&authorized, with: credential)
         let response = try await next(authorized)
         observeDate(response)
-        guard isAuthenticationFailure(response, for: authorized) else { return response }
+        guard isAuthenticationFailure(response, for: authorized) else {
+            session.noteAccepted(credential)
+            return response
+        }
         if let error = session.strategy.nonRenewableFailure(response, for: authorized) { throw error }
-        // Server time of the refusal: a credential obtained before it may have been stale then.
-        let refusedAt = session.serverNow
         var rejected = credential
         var extraAttempt = false
         while true {
@@ -62,14 +63,13 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
             observeDate(again)
             guard isAuthenticationFailure(again, for: retry) else { return again }
             if let error = session.strategy.nonRenewableFailure(again, for: retry) { throw error }
-            // Refused again. Final if the credential was obtained after the first refusal (a
-            // renewal for it); one more renewal if it was older: the current credential, or one
-            // adopted from the store, that the server no longer takes either.
-            let mayHaveBeenStale = await session.obtainedBefore(fresh, refusedAt)
-            if extraAttempt || !mayHaveBeenStale {
+            // Refused again: once more only if the server took this credential before (it went
+            // stale since); not for one it never took (see `AccountSession+Acceptance`).
+            let wentStale = await session.wasAccepted(fresh)
+            if extraAttempt || !wentStale {
                 throw AuthError(
                     code: .rejectedAfterRenewal,
-                    message: "the server refused the request again (\(again.status.code)) right after a renewal; another renewal would not help",
+                    message: "the server refused the request again (\(again.status.code)) with a newer credential; another renewal would not help",
                     account: session.account, status: again.status.code)
             }
             rejected = fresh

@@ -80,6 +80,8 @@ public actor AccountSession<Strategy: AuthStrategy> {
     /// The last `Date` field seen (``observeServerDateField(_:)``); a concrete type, so reading it
     /// needs no generic metadata.
     nonisolated let lastDateField = Mutex<String?>(nil)
+    /// The ``revision`` of the last published credential a server took (``noteAccepted(_:)``).
+    nonisolated let acceptedRevision = Atomic<UInt64>(.max)
     /// Who follows ``states()``, and what they were last told.
     nonisolated let stateObservers = Mutex(StateObservers())
     /// The change follower of the coordinator that made this session, if its store has a feed.
@@ -97,10 +99,15 @@ public actor AccountSession<Strategy: AuthStrategy> {
     /// request holds a reference rather than a copy of a value whose size only the strategy
     /// knows (a generic local in an async function costs an allocation per request).
     final class Published: Sendable {
+        /// The session's ``revision`` when it published this credential; `.max` for a credential
+        /// a request got otherwise (waiting for a renewal, say). First, so that unspecialized
+        /// code finds it at a fixed offset.
+        let revision: UInt64
         let credential: Strategy.Value
         /// The renewal leeway for this credential, bounded by its lifetime.
         let leeway: Duration
-        init(_ credential: Strategy.Value, leeway: Duration = .zero) {
+        init(_ credential: Strategy.Value, leeway: Duration = .zero, revision: UInt64 = .max) {
+            self.revision = revision
             self.credential = credential
             self.leeway = leeway
         }
@@ -108,7 +115,7 @@ public actor AccountSession<Strategy: AuthStrategy> {
 
     private func publish() {
         let ready = loaded && failure == nil && inFlight == nil
-            ? current.map { Published($0, leeway: policy.leeway(expiresAt: $0.expiresAt, obtainedAt: obtainedAt)) } : nil
+            ? current.map { Published($0, leeway: policy.leeway(expiresAt: $0.expiresAt, obtainedAt: obtainedAt), revision: revision) } : nil
         let renewal = failure == nil ? inFlight : nil
         shared.withLock { state in
             state.ready = ready
@@ -230,13 +237,6 @@ public actor AccountSession<Strategy: AuthStrategy> {
     /// Meant for a credential the server rejected: the renewal counts against the budget.
     public nonisolated func renew(from stale: Strategy.Value?) async throws -> Strategy.Value {
         try await resolve(planRenewal(from: stale, forcedByRejection: true))
-    }
-
-    /// Whether `credential`, which the server refused at `refusedAt` (server time) or later, may
-    /// have been stale before that refusal: it was obtained before then, or it is no longer the
-    /// current credential. A renewal for the refusal gives one obtained after it.
-    func obtainedBefore(_ credential: Published, _ refusedAt: Date) -> Bool {
-        credential.credential != current || obtainedAt < refusedAt
     }
 
     /// A credential to use now, the renewal to wait for, or a renewal this caller starts.

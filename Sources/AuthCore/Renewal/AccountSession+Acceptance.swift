@@ -1,0 +1,27 @@
+import Synchronization
+
+/// Whether the server took the current credential: what tells a credential that went stale
+/// (refused after the server took it) from one the server never takes.
+///
+/// A request refused with one credential is sent again with a newer one: renewed for it, or the
+/// current one when another request renewed meanwhile. When that one is refused too, renewing
+/// again helps only if the server took it before: it stopped taking it earlier than the client
+/// expected (a token whose issue time the server rounded down, a request held up on a loaded
+/// machine). A credential the server never took (every request refused, whatever the
+/// credential) is not renewed again, however many requests were waiting: one renewal per wave.
+extension AccountSession {
+    /// Records that the server took `credential` (a response that was not an authentication
+    /// failure). A few instructions: a relaxed load, and a store when the revision is new.
+    @inline(__always)
+    nonisolated func noteAccepted(_ credential: Published) {
+        let revision = credential.revision
+        guard revision != .max, acceptedRevision.load(ordering: .relaxed) != revision else { return }
+        acceptedRevision.store(revision, ordering: .relaxed)
+    }
+
+    /// Whether `credential` is the current credential and the server took it since it became
+    /// current.
+    func wasAccepted(_ credential: Published) -> Bool {
+        credential.credential == current && acceptedRevision.load(ordering: .relaxed) == revision
+    }
+}
