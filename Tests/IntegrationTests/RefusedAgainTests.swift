@@ -62,31 +62,19 @@ import Testing
         }
     }
 
-    @Test func aTokenTheServerNeverTookIsNotRenewedAgain() async throws {
+    /// From the moment the held request goes, the server refuses every request.
+    @Test(arguments: [false, true])
+    func aServerRefusingEverythingEndsTheRequest(afterTakingTheRenewedToken took: Bool) async throws {
         try await Harness.run { h in
             let gate = Gate()
-            let request = try await Self.heldWhileRenewed(h, gate: gate, used: false)
-            // From now on every request is refused, whatever its token.
-            h.server.faults.inject(.status(401), path: "/me", times: 100)
-            gate.open()
-            // Refused with its token, then with the renewed one, which the server never took: no
-            // renewal for it (the renewal it found was another request's).
-            await #expect { try await request.value } throws: { ($0 as? AuthError)?.code == .rejectedAfterRenewal }
-            #expect(h.server.counters.renewals == 1)
-            #expect(h.server.counters.requests(path: "/me") == 2)
-        }
-    }
-
-    @Test func aTokenRefusedAfterItsExtraRenewalIsFinal() async throws {
-        try await Harness.run { h in
-            let gate = Gate()
-            let request = try await Self.heldWhileRenewed(h, gate: gate, used: true)
+            let request = try await Self.heldWhileRenewed(h, gate: gate, used: took)
             h.server.faults.inject(.status(401), path: "/me", times: 100)
             gate.open()
             await #expect { try await request.value } throws: { ($0 as? AuthError)?.code == .rejectedAfterRenewal }
-            // One renewal before, one more for the token the server had taken; then no more.
-            #expect(h.server.counters.renewals == 2)
-            #expect(h.server.counters.requests(path: "/me") == 4)
+            // Never taken: refused with its token and with the renewed one (another request's
+            // renewal), no renewal for it. Taken: one renewal more, refused again, no more.
+            #expect(h.server.counters.renewals == (took ? 2 : 1))
+            #expect(h.server.counters.requests(path: "/me") == (took ? 4 : 2))
         }
     }
 
