@@ -28,8 +28,8 @@ import Testing
 
     /// Signs alice in, starts a request that takes the signed-in token and is held at the gate,
     /// and renews the token meanwhile. With `used`, a second request takes the renewed token and
-    /// the server answers it. Returns the held request.
-    static func heldWhileRenewed(_ h: Harness, gate: Gate, used: Bool) async throws -> Task<AuthResponse, any Error> {
+    /// the server answers it. Returns the client and the held request.
+    static func heldWhileRenewed(_ h: Harness, gate: Gate, used: Bool) async throws -> (AccountClient<BearerStrategy>, Task<AuthResponse, any Error>) {
         let client = Self.container(h, gate: gate).makeClient(for: Self.alice, strategy: h.bearer())
         try await h.register("alice")
         let signedIn = try await h.login("alice")
@@ -39,7 +39,7 @@ import Testing
         await gate.arrival()
         _ = try await client.session.renew(from: signedIn)
         if used { #expect(try await client.send(.get, h.url("me")).status == .ok) }
-        return request
+        return (client, request)
     }
 
     @Test func aTokenTheServerTookAndThenRefusedIsRenewedOnceMore() async throws {
@@ -49,7 +49,7 @@ import Testing
         configuration.lifetimes.access = 30
         try await Harness.run(configuration: configuration) { h in
             let gate = Gate()
-            let request = try await Self.heldWhileRenewed(h, gate: gate, used: true)
+            let (_, request) = try await Self.heldWhileRenewed(h, gate: gate, used: true)
             // The server's clock jumps past both tokens' expiry; the client still expects the
             // renewed one to last about 30 s.
             clock.set(start.addingTimeInterval(31))
@@ -62,12 +62,36 @@ import Testing
         }
     }
 
+    @Test func aRequestRefusedAgainAfterANewerTokenCameTakesTheNewer() async throws {
+        let start = Date()
+        let clock = ServerClock.fixed(at: start)
+        var configuration = AuthTestServer.Configuration(clock: clock)
+        configuration.lifetimes.access = 30
+        try await Harness.run(configuration: configuration) { h in
+            // Held: the first request's first try, and its second (the gate's third pass).
+            let gate = Gate(holding: [1, 3])
+            let (client, request) = try await Self.heldWhileRenewed(h, gate: gate, used: true)
+            clock.set(start.addingTimeInterval(31))
+            gate.open()
+            // Refused with the signed-in token, it is held on its way with the renewed one.
+            await gate.arrival()
+            // Meanwhile another request is refused with the renewed token, renews it, and is answered.
+            #expect(try await client.send(.get, h.url("me")).status == .ok)
+            #expect(h.server.counters.renewals == 2)
+            gate.open()
+            // Refused with the renewed token, which is no longer the newest: it takes the newest.
+            #expect(try await request.value.status == .ok)
+            #expect(h.server.counters.renewals == 2)
+            #expect(h.server.counters.requests(path: "/me") == 6)
+        }
+    }
+
     /// From the moment the held request goes, the server refuses every request.
     @Test(arguments: [false, true])
     func aServerRefusingEverythingEndsTheRequest(afterTakingTheRenewedToken took: Bool) async throws {
         try await Harness.run { h in
             let gate = Gate()
-            let request = try await Self.heldWhileRenewed(h, gate: gate, used: took)
+            let (_, request) = try await Self.heldWhileRenewed(h, gate: gate, used: took)
             h.server.faults.inject(.status(401), path: "/me", times: 100)
             gate.open()
             await #expect { try await request.value } throws: { ($0 as? AuthError)?.code == .rejectedAfterRenewal }
@@ -90,11 +114,15 @@ import Testing
     }
 }
 
-/// Holds the first request that reaches it until ``open()``; later requests pass at once.
+/// Holds the requests that reach it at the given places in their order of arrival (1 is the
+/// first), one at a time, each until ``open()``; the others pass at once.
 final class Gate: Middleware {
+    private let holding: Set<Int>
     private let arrived = AsyncStream<Void>.makeStream()
     private let opened = AsyncStream<Void>.makeStream()
-    private let first = Atomic(true)
+    private let count = Atomic(0)
+
+    init(holding: Set<Int> = [1]) { self.holding = holding }
 
     /// Returns once a request is held.
     func arrival() async {
@@ -105,7 +133,7 @@ final class Gate: Middleware {
     func open() { opened.continuation.yield() }
 
     nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
-        if first.exchange(false, ordering: .relaxed) {
+        if holding.contains(count.add(1, ordering: .relaxed).newValue) {
             arrived.continuation.yield()
             for await _ in opened.stream { break }
         }

@@ -9,11 +9,12 @@ import HTTPTypes
 /// ``AuthEvent/credentialWithheld(_:)`` (see ``CredentialScope``). When a response is an
 /// authentication failure, the request is sent once more with a newer credential: the current
 /// one if another request already renewed it, or a renewed one (one renewal for all concurrent
-/// requests, see ``AccountSession``). When that newer credential is refused too, it is renewed
-/// once more only if the server had taken it before (it went stale sooner than the client
-/// expected: a token whose issue time the server rounded down, a request held up on a loaded
-/// machine). A failure the strategy says no renewal can fix, a failure with a credential the
-/// server never took, and a third failure throw `AuthError` (``AuthError/Code/csrfRejected`` or
+/// requests, see ``AccountSession``). When that newer credential is refused too, the request
+/// tries once more, with a renewed or newer credential, only if the server had taken the refused
+/// one before (it went stale sooner than the client expected: a token whose issue time the server
+/// rounded down, a request held up on a loaded machine) or a newer one came meanwhile. A failure
+/// the strategy says no renewal can fix, a failure with a credential the server never took, and
+/// a third failure throw `AuthError` (``AuthError/Code/csrfRejected`` or
 /// ``AuthError/Code/rejectedAfterRenewal``) rather than renew again.
 public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
     /// The account's session.
@@ -64,9 +65,10 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
             guard isAuthenticationFailure(again, for: retry) else { return again }
             if let error = session.strategy.nonRenewableFailure(again, for: retry) { throw error }
             // Refused again: once more only if the server took this credential before (it went
-            // stale since); not for one it never took (see `AccountSession+Acceptance`).
-            let wentStale = await session.wasAccepted(fresh)
-            if extraAttempt || !wentStale {
+            // stale since) or a newer one came; not for one it never took (see
+            // `AccountSession+Acceptance`).
+            let mayTryAgain = await session.mayTryAgain(after: fresh)
+            if extraAttempt || !mayTryAgain {
                 throw AuthError(
                     code: .rejectedAfterRenewal,
                     message: "the server refused the request again (\(again.status.code)) with a newer credential; another renewal would not help",

@@ -4,11 +4,12 @@ import Synchronization
 /// (refused after the server took it) from one the server never takes.
 ///
 /// A request refused with one credential is sent again with a newer one: renewed for it, or the
-/// current one when another request renewed meanwhile. When that one is refused too, renewing
-/// again helps only if the server took it before: it stopped taking it earlier than the client
-/// expected (a token whose issue time the server rounded down, a request held up on a loaded
-/// machine). A credential the server never took (every request refused, whatever the
-/// credential) is not renewed again, however many requests were waiting: one renewal per wave.
+/// current one when another request renewed meanwhile. When that one is refused too, another
+/// try helps only if the server took it before, so that it stopped taking it earlier than the
+/// client expected (a token whose issue time the server rounded down, a request held up on a
+/// loaded machine), or if a newer one came meanwhile. A credential the server never took (every
+/// request refused, whatever the credential) is not renewed again, however many requests were
+/// waiting: one renewal per wave.
 extension AccountSession {
     /// Records that the server took `credential` (a response that was not an authentication
     /// failure). A few instructions: a relaxed load, and a store when the revision is new.
@@ -19,9 +20,10 @@ extension AccountSession {
         acceptedRevision.store(revision, ordering: .relaxed)
     }
 
-    /// Whether `credential` is the current credential and the server took it since it became
-    /// current.
-    func wasAccepted(_ credential: Published) -> Bool {
-        credential.credential == current && acceptedRevision.load(ordering: .relaxed) == revision
+    /// Whether a request refused with `credential` after a first refusal may try once more: the
+    /// server took it since it became current (it went stale since), or it is no longer current
+    /// (a newer one came meanwhile, which the next try takes without renewing while it is not due).
+    func mayTryAgain(after credential: Published) -> Bool {
+        credential.credential != current || acceptedRevision.load(ordering: .relaxed) == revision
     }
 }

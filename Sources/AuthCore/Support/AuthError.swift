@@ -38,8 +38,8 @@ public struct AuthError: Error, Sendable, CustomStringConvertible, CustomReflect
         /// error that no retry or renewal fixes. Requests fail fast until a new sign-in.
         public static let misconfigured = Code("misconfigured")
         /// The server refused the request again with a newer credential: one renewed for the
-        /// refusal, or one it had never taken, or, after one more renewal for a credential that
-        /// went stale, once more. No further renewal is attempted for the request.
+        /// refusal or one it had never taken, or, after one more try for a credential that went
+        /// stale, once more. No further renewal is attempted for the request.
         public static let rejectedAfterRenewal = Code("rejectedAfterRenewal")
         /// The server refused the request's CSRF token; a renewal cannot fix that.
         public static let csrfRejected = Code("csrfRejected")
