@@ -26,6 +26,17 @@ import Testing
         return container
     }
 
+    /// A server whose clock stands still, with 30-second tokens, and the time past their expiry
+    /// to set it to: the tokens expire there while the client still expects them to last about
+    /// 30 s (its skew threshold is a minute).
+    static func frozenServer() -> (AuthTestServer.Configuration, ServerClock, Date) {
+        let start = Date()
+        let clock = ServerClock.fixed(at: start)
+        var configuration = AuthTestServer.Configuration(clock: clock)
+        configuration.lifetimes.access = 30
+        return (configuration, clock, start.addingTimeInterval(31))
+    }
+
     /// Signs alice in, starts a request that takes the signed-in token and is held at the gate,
     /// and renews the token meanwhile. With `used`, a second request takes the renewed token and
     /// the server answers it. Returns the client and the held request.
@@ -43,16 +54,11 @@ import Testing
     }
 
     @Test func aTokenTheServerTookAndThenRefusedIsRenewedOnceMore() async throws {
-        let start = Date()
-        let clock = ServerClock.fixed(at: start)
-        var configuration = AuthTestServer.Configuration(clock: clock)
-        configuration.lifetimes.access = 30
+        let (configuration, clock, jump) = Self.frozenServer()
         try await Harness.run(configuration: configuration) { h in
             let gate = Gate()
             let (_, request) = try await Self.heldWhileRenewed(h, gate: gate, used: true)
-            // The server's clock jumps past both tokens' expiry; the client still expects the
-            // renewed one to last about 30 s.
-            clock.set(start.addingTimeInterval(31))
+            clock.set(jump)
             gate.open()
             #expect(try await request.value.status == .ok)
             #expect(h.server.counters.renewals == 2)
@@ -63,15 +69,12 @@ import Testing
     }
 
     @Test func aRequestRefusedAgainAfterANewerTokenCameTakesTheNewer() async throws {
-        let start = Date()
-        let clock = ServerClock.fixed(at: start)
-        var configuration = AuthTestServer.Configuration(clock: clock)
-        configuration.lifetimes.access = 30
+        let (configuration, clock, jump) = Self.frozenServer()
         try await Harness.run(configuration: configuration) { h in
             // Held: the first request's first try, and its second (the gate's third pass).
             let gate = Gate(holding: [1, 3])
             let (client, request) = try await Self.heldWhileRenewed(h, gate: gate, used: true)
-            clock.set(start.addingTimeInterval(31))
+            clock.set(jump)
             gate.open()
             // Refused with the signed-in token, it is held on its way with the renewed one.
             await gate.arrival()
