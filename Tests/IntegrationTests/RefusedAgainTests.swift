@@ -10,7 +10,7 @@ import Testing
 /// steady-load test of `RenewalFencingTests`: three requests held up for a second on a loaded CI
 /// machine came back refused, were sent again with the token other requests had renewed and used
 /// meanwhile, already expired at the server, and failed with `rejectedAfterRenewal`. A token the
-/// server never took is not renewed again: one renewal per wave of refused requests.
+/// server never answered with is not renewed again: one renewal per wave of refused requests.
 @Suite struct RefusedAgainTests {
     static let alice = AccountKey(namespace: "testserver", account: "alice")
 
@@ -38,9 +38,10 @@ import Testing
     }
 
     /// Signs alice in, starts a request that takes the signed-in token and is held at the gate,
-    /// and renews the token meanwhile. With `used`, a second request takes the renewed token and
-    /// the server answers it. Returns the client and the held request.
-    static func heldWhileRenewed(_ h: Harness, gate: Gate, used: Bool) async throws -> (AccountClient<BearerStrategy>, Task<AuthResponse, any Error>) {
+    /// and renews the token meanwhile. With `answeredWith`, a second request takes the renewed
+    /// token to an endpoint that answers with that status (200: `/me`). Returns the client and the
+    /// held request.
+    static func heldWhileRenewed(_ h: Harness, gate: Gate, answeredWith status: Int?) async throws -> (AccountClient<BearerStrategy>, Task<AuthResponse, any Error>) {
         let client = Self.container(h, gate: gate).makeClient(for: Self.alice, strategy: h.bearer())
         try await h.register("alice")
         let signedIn = try await h.login("alice")
@@ -49,7 +50,10 @@ import Testing
         let request = Task { try await client.send(.get, h.url("me")) }
         await gate.arrival()
         _ = try await client.session.renew(from: signedIn)
-        if used { #expect(try await client.send(.get, h.url("me")).status == .ok) }
+        if let status {
+            let path = status == 200 ? "me" : "fault/status/\(status)"
+            #expect(try await client.send(.get, h.url(path)).status.code == status)
+        }
         return (client, request)
     }
 
@@ -57,7 +61,7 @@ import Testing
         let (configuration, clock, jump) = Self.frozenServer()
         try await Harness.run(configuration: configuration) { h in
             let gate = Gate()
-            let (_, request) = try await Self.heldWhileRenewed(h, gate: gate, used: true)
+            let (_, request) = try await Self.heldWhileRenewed(h, gate: gate, answeredWith: 200)
             clock.set(jump)
             gate.open()
             #expect(try await request.value.status == .ok)
@@ -68,20 +72,30 @@ import Testing
         }
     }
 
+    /// The held request after the server's clock jumped past both tokens: refused with the
+    /// signed-in token, then held again on its way with the renewed one (which the server had
+    /// answered with) while `meanwhile` runs, then let go.
+    static func secondTry(_ h: Harness, clock: ServerClock, jump: Date, meanwhile: (AccountClient<BearerStrategy>) async throws -> Void) async throws -> Task<AuthResponse, any Error> {
+        // Held: the request's first try, and its second (the gate's third pass).
+        let gate = Gate(holding: [1, 3])
+        let (client, request) = try await Self.heldWhileRenewed(h, gate: gate, answeredWith: 200)
+        clock.set(jump)
+        gate.open()
+        await gate.arrival()
+        try await meanwhile(client)
+        gate.open()
+        return request
+    }
+
     @Test func aRequestRefusedAgainAfterANewerTokenCameTakesTheNewer() async throws {
         let (configuration, clock, jump) = Self.frozenServer()
         try await Harness.run(configuration: configuration) { h in
-            // Held: the first request's first try, and its second (the gate's third pass).
-            let gate = Gate(holding: [1, 3])
-            let (client, request) = try await Self.heldWhileRenewed(h, gate: gate, used: true)
-            clock.set(jump)
-            gate.open()
-            // Refused with the signed-in token, it is held on its way with the renewed one.
-            await gate.arrival()
-            // Meanwhile another request is refused with the renewed token, renews it, and is answered.
-            #expect(try await client.send(.get, h.url("me")).status == .ok)
-            #expect(h.server.counters.renewals == 2)
-            gate.open()
+            let request = try await Self.secondTry(h, clock: clock, jump: jump) { client in
+                // Another request is refused with the renewed token, renews it, and is answered.
+                let status = try await client.send(.get, h.url("me")).status
+                #expect(status == .ok)
+                #expect(h.server.counters.renewals == 2)
+            }
             // Refused with the renewed token, which is no longer the newest: it takes the newest.
             #expect(try await request.value.status == .ok)
             #expect(h.server.counters.renewals == 2)
@@ -89,12 +103,25 @@ import Testing
         }
     }
 
-    /// From the moment the held request goes, the server refuses every request.
-    @Test(arguments: [false, true])
-    func aServerRefusingEverythingEndsTheRequest(afterTakingTheRenewedToken took: Bool) async throws {
+    @Test func aRequestRefusedAgainAfterASignOutEndsWithItsRefusal() async throws {
+        let (configuration, clock, jump) = Self.frozenServer()
+        try await Harness.run(configuration: configuration) { h in
+            let request = try await Self.secondTry(h, clock: clock, jump: jump) { try await $0.signOut() }
+            // Refused with the renewed token the server had answered with: no further try (no
+            // renewal budget taken, no refresh lock) for an account signed out meanwhile.
+            await #expect { try await request.value } throws: { ($0 as? AuthError)?.code == .rejectedAfterRenewal }
+            #expect(h.server.counters.renewals == 1)
+        }
+    }
+
+    /// From the moment the held request goes, the server refuses every request. Before, it
+    /// answered one with the renewed token (200), refused one in another way (404), or none.
+    @Test(arguments: [200, 404, nil])
+    func aServerRefusingEverythingEndsTheRequest(afterAnsweringTheRenewedTokenWith status: Int?) async throws {
         try await Harness.run { h in
             let gate = Gate()
-            let (_, request) = try await Self.heldWhileRenewed(h, gate: gate, used: took)
+            let (_, request) = try await Self.heldWhileRenewed(h, gate: gate, answeredWith: status)
+            let took = status == 200
             h.server.faults.inject(.status(401), path: "/me", times: 100)
             gate.open()
             await #expect { try await request.value } throws: { ($0 as? AuthError)?.code == .rejectedAfterRenewal }
@@ -105,7 +132,7 @@ import Testing
         }
     }
 
-    @Test func aTokenRenewedForTheRefusalAndRefusedIsFinal() async throws {
+    @Test func aTokenRefusedRightAfterItsRenewalIsFinal() async throws {
         try await Harness.run { h in
             let client = try await h.signedInClient("alice", container: h.container())
             h.server.resetCounters()

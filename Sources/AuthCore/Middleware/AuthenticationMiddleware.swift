@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
 
-/// Puts the account's credential on requests to allowed hosts, renewing it when due and once
-/// more when the server rejects it.
+/// Puts the account's credential on requests to allowed hosts, renewing it when due and again
+/// when the server rejects it.
 ///
 /// Requests to origins the strategy does not allow pass through without the credential (taken
 /// off again if a server echoed it into a redirect), and the account's events report
@@ -10,12 +10,13 @@ import HTTPTypes
 /// authentication failure, the request is sent once more with a newer credential: the current
 /// one if another request already renewed it, or a renewed one (one renewal for all concurrent
 /// requests, see ``AccountSession``). When that newer credential is refused too, the request
-/// tries once more, with a renewed or newer credential, only if the server had taken the refused
-/// one before (it went stale sooner than the client expected: a token whose issue time the server
-/// rounded down, a request held up on a loaded machine) or a newer one came meanwhile. A failure
-/// the strategy says no renewal can fix, a failure with a credential the server never took, and
-/// a third failure throw `AuthError` (``AuthError/Code/csrfRejected`` or
-/// ``AuthError/Code/rejectedAfterRenewal``) rather than renew again.
+/// tries once more, with a renewed or newer credential, only if the server had answered requests
+/// made with the refused one (a status below 400), so that it went stale sooner than the client
+/// expected (a token whose issue time the server rounded down, a request held up on a loaded
+/// machine), or if a newer one came meanwhile. A failure the strategy says no renewal can fix, a
+/// failure with a credential the server never answered with, and a third failure throw
+/// `AuthError` (``AuthError/Code/csrfRejected`` or ``AuthError/Code/rejectedAfterRenewal``)
+/// rather than renew again.
 public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
     /// The account's session.
     public let session: AccountSession<Strategy>
@@ -50,7 +51,8 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
         let response = try await next(authorized)
         observeDate(response)
         guard isAuthenticationFailure(response, for: authorized) else {
-            session.noteAccepted(credential)
+            // Taken: answered, not refused in another way (403, 404, 429, 5xx).
+            if response.status.code < 400 { session.noteAccepted(credential) }
             return response
         }
         if let error = session.strategy.nonRenewableFailure(response, for: authorized) { throw error }
@@ -64,19 +66,21 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
             observeDate(again)
             guard isAuthenticationFailure(again, for: retry) else { return again }
             if let error = session.strategy.nonRenewableFailure(again, for: retry) { throw error }
-            // Refused again: once more only if the server took this credential before (it went
-            // stale since) or a newer one came; not for one it never took (see
-            // `AccountSession+Acceptance`).
-            let mayTryAgain = await session.mayTryAgain(after: fresh)
-            if extraAttempt || !mayTryAgain {
-                throw AuthError(
-                    code: .rejectedAfterRenewal,
-                    message: "the server refused the request again (\(again.status.code)) with a newer credential; another renewal would not help",
-                    account: session.account, status: again.status.code)
-            }
+            // Refused again: once more only if the server had answered requests made with this
+            // credential (it went stale since) or a newer one came; not for one it never answered
+            // with (see `AccountSession+Acceptance`).
+            if extraAttempt { throw rejectedAgain(again) }
+            guard await session.mayTryAgain(after: fresh) else { throw rejectedAgain(again) }
             rejected = fresh
             extraAttempt = true
         }
+    }
+
+    private func rejectedAgain(_ response: AuthResponse) -> AuthError {
+        AuthError(
+            code: .rejectedAfterRenewal,
+            message: "the server refused the request again (\(response.status.code)) with a newer credential; another renewal would not help",
+            account: session.account, status: response.status.code)
     }
 
     /// `request` without the credential, should it be there already (a server echoed an API key

@@ -11,8 +11,8 @@ import Synchronization
 /// request refused, whatever the credential) is not renewed again, however many requests were
 /// waiting: one renewal per wave.
 extension AccountSession {
-    /// Records that the server took `credential` (a response that was not an authentication
-    /// failure). A few instructions: a relaxed load, and a store when the revision is new.
+    /// Records that the server took `credential`: it answered a request made with it (a status
+    /// below 400). A few instructions: a relaxed load, and a store when the revision is new.
     @inline(__always)
     nonisolated func noteAccepted(_ credential: Published) {
         let revision = credential.revision
@@ -23,7 +23,9 @@ extension AccountSession {
     /// Whether a request refused with `credential` after a first refusal may try once more: the
     /// server took it since it became current (it went stale since), or it is no longer current
     /// (a newer one came meanwhile, which the next try takes without renewing while it is not due).
+    /// Never after a sign-out: the request then ends with its refusal.
     func mayTryAgain(after credential: Published) -> Bool {
-        credential.credential != current || acceptedRevision.load(ordering: .relaxed) == revision
+        guard let current else { return false }
+        return credential.credential != current || acceptedRevision.load(ordering: .relaxed) == revision
     }
 }

@@ -37,9 +37,9 @@ public struct AuthError: Error, Sendable, CustomStringConvertible, CustomReflect
         /// `unsupported_grant_type`, `invalid_scope` at the token endpoint): a configuration
         /// error that no retry or renewal fixes. Requests fail fast until a new sign-in.
         public static let misconfigured = Code("misconfigured")
-        /// The server refused the request again with a newer credential: one renewed for the
-        /// refusal or one it had never taken, or, after one more try for a credential that went
-        /// stale, once more. No further renewal is attempted for the request.
+        /// The server refused the request again with a newer credential, one it had not answered
+        /// a request with since it became current, or refused it a third time (after one more
+        /// try for a credential that went stale). No further renewal is attempted for the request.
         public static let rejectedAfterRenewal = Code("rejectedAfterRenewal")
         /// The server refused the request's CSRF token; a renewal cannot fix that.
         public static let csrfRejected = Code("csrfRejected")
