@@ -1,4 +1,5 @@
 import AuthCore
+import AuthHTTPClient
 import AuthTestServer
 import Foundation
 import Synchronization
@@ -9,8 +10,9 @@ import Testing
 /// rounds a token's issue time down to the second, so a 2-second token may last 1 s). Found by the
 /// steady-load test of `RenewalFencingTests`: three requests held up for a second on a loaded CI
 /// machine came back refused, were sent again with the token other requests had renewed and used
-/// meanwhile, already expired at the server, and failed with `rejectedAfterRenewal`. A token the
-/// server never answered with is not renewed again: one renewal per wave of refused requests.
+/// meanwhile, already expired at the server, and failed with `rejectedAfterRenewal`. So does one
+/// that expired by the client's own clock on its way. A token the server never answered with and
+/// the client holds valid is not renewed again: one renewal per wave of refused requests.
 @Suite struct RefusedAgainTests {
     static let alice = AccountKey(namespace: "testserver", account: "alice")
 
@@ -129,6 +131,34 @@ import Testing
             // renewal), no renewal for it. Taken: one renewal more, refused again, no more.
             #expect(h.server.counters.renewals == (took ? 2 : 1))
             #expect(h.server.counters.requests(path: "/me") == (took ? 4 : 2))
+        }
+    }
+
+    /// The renewed token expires at the server before its answer reaches the client (a machine
+    /// that stalls; here a transport that holds the first renewal's answer back longer than the
+    /// token lives), so the request is refused with it although the server never answered with
+    /// it. The client's own clock says it is due: one renewal more. Found by the steady-load test
+    /// of `RenewalFencingTests` on a loaded CI machine, after the fix above.
+    @Test func aTokenThatExpiredOnItsWayIsRenewedOnceMore() async throws {
+        var configuration = AuthTestServer.Configuration()
+        configuration.lifetimes.access = 2
+        try await Harness.run(configuration: configuration) { h in
+            let heldBack = Atomic(false)
+            let slowOnce = ClosureTransport { request in
+                let response = try await h.transport.send(request)
+                if !heldBack.exchange(true, ordering: .relaxed) { try await Task.sleep(for: .milliseconds(2_100)) }
+                return response
+            }
+            let strategy = BearerStrategy(allowedHosts: h.hosts, refresher: OAuth2RefreshTokenRefresher(tokenEndpoint: h.url("auth/refresh"), clientID: "integration-tests", transport: slowOnce))
+            let client = h.container().makeClient(for: Self.alice, strategy: strategy)
+            try await h.register("alice")
+            try await client.signIn(try await h.login("alice"))
+            h.server.resetCounters()
+            h.server.faults.inject(.status(401), path: "/me", times: 1)
+            #expect(try await client.send(.get, h.url("me")).status == .ok)
+            // Refused by the fault, refused with the token that expired on its way, answered.
+            #expect(h.server.counters.renewals == 2)
+            #expect(h.server.counters.requests(path: "/me") == 3)
         }
     }
 

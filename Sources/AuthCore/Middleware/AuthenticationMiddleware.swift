@@ -13,8 +13,9 @@ import HTTPTypes
 /// tries once more, with a renewed or newer credential, only if the server had answered requests
 /// made with the refused one (a status below 400), so that it went stale sooner than the client
 /// expected (a token whose issue time the server rounded down, a request held up on a loaded
-/// machine), or if a newer one came meanwhile. A failure the strategy says no renewal can fix, a
-/// failure with a credential the server never answered with, and a third failure throw
+/// machine), if it had expired by the client's own clock meanwhile, or if a newer one came. A
+/// failure the strategy says no renewal can fix, a failure with a credential the server never
+/// answered with and the client holds valid, and a third failure throw
 /// `AuthError` (``AuthError/Code/csrfRejected`` or ``AuthError/Code/rejectedAfterRenewal``)
 /// rather than renew again.
 public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
@@ -67,8 +68,8 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
             guard isAuthenticationFailure(again, for: retry) else { return again }
             if let error = session.strategy.nonRenewableFailure(again, for: retry) { throw error }
             // Refused again: once more only if the server had answered requests made with this
-            // credential (it went stale since) or a newer one came; not for one it never answered
-            // with (see `AccountSession+Acceptance`).
+            // credential (it went stale since), it is due by the client's clock, or a newer one
+            // came; not for a valid one it never answered with (see `AccountSession+Acceptance`).
             if extraAttempt { throw rejectedAgain(again) }
             guard await session.mayTryAgain(after: fresh) else { throw rejectedAgain(again) }
             rejected = fresh

@@ -313,7 +313,8 @@ public actor AccountSession<Strategy: AuthStrategy> {
         return .lead(flight, Renewal(stale: stale, now: now, generation: generation, counted: counted))
     }
 
-    private func isDue(_ credential: Strategy.Value) -> Bool {
+    /// Whether `credential` is due for renewal now, by the server's clock as the client sees it.
+    func isDue(_ credential: Strategy.Value) -> Bool {
         let leeway = credential == current ? policy.leeway(expiresAt: credential.expiresAt, obtainedAt: obtainedAt) : policy.leeway
         return strategy.needsRenewal(credential, now: serverNow, leeway: leeway)
     }
