@@ -79,16 +79,16 @@ import Testing
             account: AccountKey(namespace: "t", account: "a"), strategy: BearerStrategy(allowedHosts: AllowedHosts(["example.com"])) { $0 },
             vault: CredentialVault(store: InMemoryCredentialStore()), policy: RenewalPolicy(), clock: clock)
         let ahead = HTTPDate.format(clock.now().addingTimeInterval(100))
-        session.observeServerDateField(ahead)
+        session.observeServerDateField(ahead, sentAt: clock.now())
         #expect(abs(session.clockSkew - 100) < 1)
         // The same field a minute later (by the local clock): not parsed again, so the estimate
         // stays; a new value moves it.
         clock.advance(by: 60)
-        session.observeServerDateField(ahead)
+        session.observeServerDateField(ahead, sentAt: clock.now())
         #expect(abs(session.clockSkew - 100) < 1)
-        session.observeServerDateField(HTTPDate.format(clock.now().addingTimeInterval(200)))
+        session.observeServerDateField(HTTPDate.format(clock.now().addingTimeInterval(200)), sentAt: clock.now())
         #expect(abs(session.clockSkew - 200) < 1)
-        session.observeServerDateField("not a date")
+        session.observeServerDateField("not a date", sentAt: clock.now())
         #expect(abs(session.clockSkew - 200) < 1)
     }
 

@@ -10,8 +10,8 @@ import Testing
 /// rounds a token's issue time down to the second, so a 2-second token may last 1 s). Found by the
 /// steady-load test of `RenewalFencingTests`: three requests held up for a second on a loaded CI
 /// machine came back refused, were sent again with the token other requests had renewed and used
-/// meanwhile, already expired at the server, and failed with `rejectedAfterRenewal`. So does one
-/// that expired by the client's own clock on its way. A token the server never answered with and
+/// meanwhile, already expired at the server, and failed with `rejectedAfterRenewal`. A token due
+/// by the client's own clock when refused (it expired on its way) is renewed once more too. A token the server never answered with and
 /// the client holds valid is not renewed again: one renewal per wave of refused requests.
 @Suite struct RefusedAgainTests {
     static let alice = AccountKey(namespace: "testserver", account: "alice")
@@ -152,7 +152,11 @@ import Testing
             let strategy = BearerStrategy(allowedHosts: h.hosts, refresher: OAuth2RefreshTokenRefresher(tokenEndpoint: h.url("auth/refresh"), clientID: "integration-tests", transport: slowOnce))
             let client = h.container().makeClient(for: Self.alice, strategy: strategy)
             try await h.register("alice")
-            try await client.signIn(try await h.login("alice"))
+            // Held valid by the client whatever the machine's pace (the fault refuses it), so
+            // that the only renewals are the ones the refusals force.
+            var signedIn = try await h.login("alice")
+            signedIn.expiresAt = Date().addingTimeInterval(3_600)
+            try await client.signIn(signedIn)
             h.server.resetCounters()
             h.server.faults.inject(.status(401), path: "/me", times: 1)
             #expect(try await client.send(.get, h.url("me")).status == .ok)

@@ -13,9 +13,9 @@ import HTTPTypes
 /// tries once more, with a renewed or newer credential, only if the server had answered requests
 /// made with the refused one (a status below 400), so that it went stale sooner than the client
 /// expected (a token whose issue time the server rounded down, a request held up on a loaded
-/// machine), if it had expired by the client's own clock meanwhile, or if a newer one came. A
-/// failure the strategy says no renewal can fix, a failure with a credential the server never
-/// answered with and the client holds valid, and a third failure throw
+/// machine), if it is due for renewal by the client's own clock (it expired on its way), or if a
+/// newer one came. A failure the strategy says no renewal can fix, a failure with a credential
+/// the server never answered with and the client does not hold due, and a third failure throw
 /// `AuthError` (``AuthError/Code/csrfRejected`` or ``AuthError/Code/rejectedAfterRenewal``)
 /// rather than renew again.
 public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
@@ -49,8 +49,9 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
         }
         var authorized = request
         authorize(&authorized, with: credential)
+        let sent = session.clock.now()
         let response = try await next(authorized)
-        observeDate(response)
+        observeDate(response, sentAt: sent)
         guard isAuthenticationFailure(response, for: authorized) else {
             // Taken: answered, not refused in another way (403, 404, 429, 5xx).
             if response.status.code < 400 { session.noteAccepted(credential) }
@@ -63,8 +64,9 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
             let fresh = AccountSession<Strategy>.Published(try await session.renew(from: rejected.credential))
             var retry = request
             authorize(&retry, with: fresh)
+            let resent = session.clock.now()
             let again = try await next(retry)
-            observeDate(again)
+            observeDate(again, sentAt: resent)
             guard isAuthenticationFailure(again, for: retry) else { return again }
             if let error = session.strategy.nonRenewableFailure(again, for: retry) { throw error }
             // Refused again: once more only if the server had answered requests made with this
@@ -99,8 +101,8 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
         session.strategy.isAuthenticationFailure(response, for: request)
     }
 
-    private func observeDate(_ response: AuthResponse) {
+    private func observeDate(_ response: AuthResponse, sentAt sent: Date) {
         guard let value = response.headerValue(.date) else { return }
-        session.observeServerDateField(value)
+        session.observeServerDateField(value, sentAt: sent)
     }
 }

@@ -9,9 +9,9 @@ import Synchronization
 /// client expected (a token whose issue time the server rounded down, a request held up on a
 /// loaded machine), if it is due by the client's own clock (it expired on its way: a renewal
 /// whose answer was held up past the token's expiry), or if a newer one came meanwhile. A
-/// credential the server never took and the client holds valid (every request refused, whatever
-/// the credential) is not renewed again, however many requests were waiting: one renewal per
-/// wave.
+/// credential the server never took and the client does not hold due (every request refused,
+/// whatever the credential) is not renewed again, however many requests were waiting: one
+/// renewal per wave.
 extension AccountSession {
     /// Records that the server took `credential`: it answered a request made with it (a status
     /// below 400). A few instructions: a relaxed load, and a store when the revision is new.

@@ -77,7 +77,7 @@ public actor AccountSession<Strategy: AuthStrategy> {
     /// here, and requests arriving during a renewal find the renewal to wait for, so neither
     /// costs an actor hop; everything else takes the isolated path.
     nonisolated let shared = Mutex(SharedState())
-    /// The last `Date` field seen (``observeServerDateField(_:)``); a concrete type, so reading it
+    /// The last `Date` field seen (``observeServerDateField(_:sentAt:)``); a concrete type, so reading it
     /// needs no generic metadata.
     nonisolated let lastDateField = Mutex<String?>(nil)
     /// The ``revision`` of the last published credential a server took (``noteAccepted(_:)``).

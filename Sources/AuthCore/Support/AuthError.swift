@@ -38,9 +38,9 @@ public struct AuthError: Error, Sendable, CustomStringConvertible, CustomReflect
         /// error that no retry or renewal fixes. Requests fail fast until a new sign-in.
         public static let misconfigured = Code("misconfigured")
         /// The server refused the request again with a newer credential, one it had not answered
-        /// a request with since it became current and that had not expired by the client's
-        /// clock, or refused it a third time (after one more try for a credential that went
-        /// stale). No further renewal is attempted for the request.
+        /// a request with since it became current and that was not due for renewal by the
+        /// client's clock, or refused it a third time (after one more try for a credential that
+        /// went stale or was due). No further renewal is attempted for the request.
         public static let rejectedAfterRenewal = Code("rejectedAfterRenewal")
         /// The server refused the request's CSRF token; a renewal cannot fix that.
         public static let csrfRejected = Code("csrfRejected")
