@@ -8,22 +8,28 @@ import Testing
 /// (a stalled machine, a long body) used to make the server's clock look that much behind, so that
 /// expired tokens stayed in use: a 2.5-second response, a skew of −2.5 s.
 @Suite struct ClockSkewTests {
-    static func session(_ clock: ManualClock) -> AccountSession<BearerStrategy> {
-        AccountSession(
+    /// A session whose clock starts 0.7 s into a second, so that the header's truncation counts.
+    static func session() -> (AccountSession<BearerStrategy>, ManualClock) {
+        let clock = ManualClock(start: Date(timeIntervalSince1970: 1_767_225_600.7))
+        let session = AccountSession(
             account: AccountKey(namespace: "t", account: "a"), strategy: BearerStrategy(allowedHosts: AllowedHosts(["example.com"])) { $0 },
             vault: CredentialVault(store: InMemoryCredentialStore()), policy: RenewalPolicy(), clock: clock)
+        return (session, clock)
     }
 
     /// A server whose clock is `skew` from the local one stamps a response at `sent + after`,
-    /// which arrives at `sent + took`; the session's estimate.
-    static func estimate(skew: TimeInterval, stampedAfter after: TimeInterval, took: TimeInterval) -> TimeInterval {
-        let clock = ManualClock()
-        let session = Self.session(clock)
+    /// which arrives at `sent + took`; the session's estimate afterwards.
+    static func observe(_ session: AccountSession<BearerStrategy>, _ clock: ManualClock, skew: TimeInterval, stampedAfter after: TimeInterval = 0, took: TimeInterval) -> TimeInterval {
         let sent = clock.now()
         let field = HTTPDate.format(sent.addingTimeInterval(after + skew))
         clock.advance(by: took)
         session.observeServerDateField(field, sentAt: sent)
         return session.clockSkew
+    }
+
+    static func estimate(skew: TimeInterval, stampedAfter after: TimeInterval = 0, took: TimeInterval) -> TimeInterval {
+        let (session, clock) = Self.session()
+        return observe(session, clock, skew: skew, stampedAfter: after, took: took)
     }
 
     @Test(arguments: [0.0, 2.5])
@@ -33,19 +39,29 @@ import Testing
         #expect(Self.estimate(skew: 0, stampedAfter: after, took: 30) == 0)
     }
 
-    @Test func aServerAheadOrBehindIsSeenAsLittleAsTheResponseAllows() {
-        // Ahead: at least what the header shows at arrival.
-        let ahead = Self.estimate(skew: 100, stampedAfter: 0, took: 0.2)
-        #expect(ahead > 98.7 && ahead <= 100)
-        // Behind: at most what the header shows at sending, plus the header's resolution.
+    /// The latest the server's clock can be: renewals come early by at most the header's second
+    /// and the response's time, never late.
+    @Test func aServerAheadOrBehindIsTakenAtTheLatestItCanBe() {
+        let ahead = Self.estimate(skew: 100, took: 0.2)
+        #expect(ahead > 100 && ahead <= 101)
         let behind = Self.estimate(skew: -100, stampedAfter: 3, took: 3)
-        #expect(behind >= -100 && behind < -95.9)
+        #expect(behind > -97 && behind <= -96)
         // A slow response from a server 100 s behind: the skew is still seen.
-        #expect(Self.estimate(skew: -100, stampedAfter: 0, took: 10) < -98)
+        let slow = Self.estimate(skew: -100, took: 10)
+        #expect(slow > -100 && slow <= -99)
+    }
+
+    @Test func aSkewSeenBeforeStaysThroughASlowResponse() {
+        let (session, clock) = Self.session()
+        #expect(Self.observe(session, clock, skew: 3, took: 0.1) > 3)
+        clock.advance(by: 1)
+        // This response alone would say nothing (server 3 s ahead, or 2 s behind, or in step).
+        let after = Self.observe(session, clock, skew: 3, took: 5)
+        #expect(after > 2.5 && after <= 4)
     }
 
     @Test func lessThanTheThresholdEitherWayIsNoSkew() {
-        #expect(Self.estimate(skew: 1.5, stampedAfter: 0, took: 0.1) == 0)
-        #expect(Self.estimate(skew: -1.5, stampedAfter: 0, took: 0.1) == 0)
+        #expect(Self.estimate(skew: 1.5, took: 0.1) == 0)
+        #expect(Self.estimate(skew: -1.5, took: 0.1) == 0)
     }
 }

@@ -15,25 +15,29 @@ extension AccountSession {
     ///
     /// The header says that at some instant between the two the server's clock read between
     /// `date` and one second later (its resolution), so the skew (server minus local) lies
-    /// between `date - received` and `date + 1 s - sent`. It is taken only when that whole
-    /// interval lies at least ``RenewalPolicy/skewThreshold`` from zero, and then as the bound
-    /// nearest zero; otherwise the clocks are taken to agree. A response that came slowly (a
-    /// stalled machine, a long body) widens the interval instead of making the server's clock
-    /// look behind, which would keep expired credentials in use.
+    /// between `date - received` and `date + 1 s - sent`. An estimate within that interval stays
+    /// as it is: a slow response (a stalled machine, a long body) widens the interval and forces
+    /// no change. An estimate outside it becomes the interval's upper end, the latest the
+    /// server's clock can be (erring toward renewing early, never toward using an expired
+    /// credential), when the whole interval lies at least ``RenewalPolicy/skewThreshold`` from
+    /// zero, or when a server taken to be ahead is still that far ahead at most; else zero.
     public nonisolated func observeServerDate(_ date: Date, sentAt sent: Date, receivedAt received: Date) {
         let lowest = date.timeIntervalSince(received)
         let highest = date.timeIntervalSince(sent) + 1
         let threshold = policy.skewThreshold.seconds
-        let skew = lowest >= threshold ? lowest : highest <= -threshold ? highest : 0
-        shared.withLock { $0.skew = skew }
+        shared.withLock { state in
+            guard state.skew < lowest || state.skew > highest else { return }
+            let beyond = lowest >= threshold || highest <= -threshold
+            let stillAhead = state.skew > highest && highest >= threshold
+            state.skew = beyond || stillAhead ? highest : 0
+        }
     }
 
     /// Records the server's `Date` field of the response to a request sent at `sent` (by the
     /// session's clock) to estimate clock skew, as ``observeServerDate(_:sentAt:receivedAt:)``
     /// does. The field is parsed only when it differs from the last one seen: a server's clock
-    /// moves once a second, and a busy client reads the same value many times. The estimate
-    /// therefore comes from the first response of each server second, which the field's
-    /// one-second resolution allows.
+    /// moves once a second, and a busy client reads the same value many times, so the estimate
+    /// is checked against one response of each server second.
     public nonisolated func observeServerDateField(_ value: String, sentAt sent: Date) {
         let isNew = lastDateField.withLock { last in
             guard last != value else { return false }

@@ -24,7 +24,7 @@ public struct RenewalPolicy: Sendable, Equatable {
     public var window: Duration
     /// A server `Date` header further than this from the local clock, at every instant between
     /// sending the request and receiving the whole response, is taken as clock skew (default 2 s:
-    /// the header has one-second resolution). A slow response is therefore no skew.
+    /// the header has one-second resolution). A slow response alone is not taken as skew.
     public var skewThreshold: Duration
     /// The largest part of a credential's lifetime the leeway may take (default 0.25).
     public var maximumLeewayFraction: Double

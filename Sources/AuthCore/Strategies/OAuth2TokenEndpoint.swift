@@ -96,7 +96,8 @@ public struct OAuth2TokenEndpoint: Sendable {
     ///   - authentication: How the client authenticates.
     ///   - transport: Sends the requests. Pass the plain transport, not an authenticated client,
     ///     so that they do not go through the authentication middleware.
-    ///   - clock: Gives the issue time when a response has no `Date` field.
+    ///   - clock: Gives the issue time when a response has no `Date` field: when the request was
+    ///     sent, which is no later than the server issued the tokens.
     ///   - binding: Binds each request to the client's key (DPoP).
     public init(url: URL, clientID: String, authentication: OAuth2ClientAuthentication = .none, transport: any Transport, clock: any AuthClock = SystemClock(), binding: (any TokenRequestBinding)? = nil) {
         self.url = url
@@ -113,9 +114,12 @@ public struct OAuth2TokenEndpoint: Sendable {
     ///   - previousRefreshToken: Kept when the response has no refresh token (RFC 6749 §6).
     /// - Returns: The tokens, their expiry computed from the response's `Date` field.
     public func requestTokens(_ parameters: [(String, String)], previousRefreshToken: String? = nil) async throws -> BearerTokenSet {
+        // Without a `Date` field, the tokens count as issued when the request was sent: a slow
+        // response then shortens their lifetime here rather than lengthening it.
+        let sent = clock.now()
         let response = try await post(parameters, to: url)
         guard (200..<300).contains(response.status.code) else { throw Self.error(from: response) }
-        let tokens = try TokenResponse.parse(response.body).tokenSet(issuedAt: TokenResponse.issuedAt(response, fallback: clock.now()), previousRefreshToken: previousRefreshToken)
+        let tokens = try TokenResponse.parse(response.body).tokenSet(issuedAt: TokenResponse.issuedAt(response, fallback: sent), previousRefreshToken: previousRefreshToken)
         if let expected = binding?.boundTokenType, tokens.tokenType.lowercased() != expected.lowercased() {
             throw AuthError(code: .misconfigured, message: "a \(expected)-bound token was asked for, but the server issued a \(tokens.tokenType) token; it is not used unbound")
         }

@@ -60,9 +60,13 @@ public struct PasswordSignIn: Sendable {
     ///   `.noMethodAvailable`; what the code provider throws; `AuthError` for transport and
     ///   decoding failures and unexpected statuses (`.httpStatus`).
     public func signIn(username: String, password: String) async throws -> BearerTokenSet {
+        // Without a `Date` field, the answer counts as issued when the request was sent (no later
+        // than the truth, so a slow answer shortens lifetimes rather than lengthening them).
+        let sent = clock.now()
         let response = try await post(loginURL, ["username": username, "password": password])
         let received = clock.now()
-        let issued = TokenResponse.issuedAt(response, fallback: received)
+        let dated = response.head.headerFields[.date].flatMap(HTTPDate.parse)
+        let issued = dated ?? sent
         guard (200..<300).contains(response.status.code) else {
             if response.status == .unauthorized { throw AuthError(code: .invalidCredentials, message: "the server refused the user name or password") }
             throw Self.unexpected(response, endpoint: "login")
@@ -70,7 +74,7 @@ public struct PasswordSignIn: Sendable {
         guard let challenge = try LoginAnswer.challenge(in: response.body, now: issued) else {
             return try TokenResponse.parse(response.body).tokenSet(issuedAt: issued)
         }
-        return try await answer(challenge, skew: issued.timeIntervalSince(received))
+        return try await answer(challenge, skew: dated.map { $0.timeIntervalSince(received) } ?? 0)
     }
 
     /// Answers `challenge`; `skew` is the server's clock minus ours.
@@ -82,9 +86,10 @@ public struct PasswordSignIn: Sendable {
         for _ in 0..<maxAttempts {
             guard !challenge.isExpired(at: clock.now().addingTimeInterval(skew)) else { throw MFAError.expiredChallenge() }
             let code = try await codeProvider.code(for: challenge, method: method)
+            let sent = clock.now()
             let response = try await post(verifyURL, ["challenge_id": challenge.id, "method": method.rawValue, "code": code])
             if (200..<300).contains(response.status.code) {
-                let issued = TokenResponse.issuedAt(response, fallback: clock.now())
+                let issued = TokenResponse.issuedAt(response, fallback: sent)
                 return try TokenResponse.parse(response.body).tokenSet(issuedAt: issued)
             }
             switch LoginAnswer.errorCode(in: response.body) {
