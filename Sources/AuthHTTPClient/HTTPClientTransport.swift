@@ -37,6 +37,8 @@ public final class HTTPClientTransport: Transport {
     public let responseHeadTimeout: Duration
     /// ``responseHeadTimeout`` as AsyncHTTPClient takes it.
     private let deadline: TimeAmount
+    /// The URL of the target last sent to.
+    private let sentTarget = SentTarget()
 
     /// Creates a transport with its own `HTTPClient`; call ``shutdown()`` when done.
     /// - Parameters:
@@ -138,7 +140,7 @@ public final class HTTPClientTransport: Transport {
     ///   `.transport` when the request cannot be sent or the response cannot be read;
     ///   `CancellationError` when the task is cancelled.
     public func send(_ request: AuthRequest) async throws -> AuthResponse {
-        let outgoing = try Self.outgoing(request)
+        let outgoing = try Self.outgoing(request, url: sentTarget.url(for: request))
         do {
             // AsyncHTTPClient schedules the deadline on the event loop and cancels it when the
             // head comes. A distant one (an hour, before) sat behind the connection's own timers,
@@ -160,16 +162,11 @@ public final class HTTPClientTransport: Transport {
         }
     }
 
-    /// `request` as AsyncHTTPClient takes it. Not inlined: `send`'s async frame would hold its
-    /// temporaries, and callgrind counts it whole (`Benchmarks/scripts/callgrind-e2e`).
+    /// `request` as AsyncHTTPClient takes it, sent to `url` (see ``SentTarget``). Not inlined:
+    /// `send`'s async frame would hold its temporaries, and callgrind counts it whole
+    /// (`Benchmarks/scripts/callgrind-e2e`).
     @inline(never)
-    static func outgoing(_ request: AuthRequest) throws -> HTTPClientRequest {
-        let url = try request.urlForTransport()
-        guard PathFidelity.isSentUnchanged(request.head.path ?? "/") else {
-            throw AuthError.invalidRequest(
-                "the path holds percent-escapes of bytes that are not UTF-8 (such as %FF): AsyncHTTPClient would send / in its place, so the request is not sent"
-            )
-        }
+    static func outgoing(_ request: AuthRequest, url: String) -> HTTPClientRequest {
         var outgoing = HTTPClientRequest(url: url)
         outgoing.method = HTTPMethod(rawValue: request.head.method.rawValue)
         // AsyncHTTPClient may speak HTTP/1.1: one Cookie field (RFC 6265 §5.4).
@@ -184,14 +181,21 @@ public final class HTTPClientTransport: Transport {
     }
 
     /// AsyncHTTPClient's response head and whole body as an `AuthResponse`, whose header fields
-    /// become `HTTPFields` only when read (`ResponseHead`). Not inlined, like `outgoing(_:)`.
+    /// become `HTTPFields` only when read (`ResponseHead`). Not inlined, like `outgoing(_:url:)`.
     @inline(never)
     static func incoming(_ response: HTTPClientResponse, body: ByteBuffer) -> AuthResponse {
         AuthResponse(
-            status: HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase),
+            status: Self.status(response.status),
             fields: ResponseHead(headers: response.headers),
             body: Data(buffer: body, byteTransferStrategy: .automatic)
         )
+    }
+
+    /// `status` as HTTPTypes holds it; `200 OK`, most responses' status, without checking its
+    /// reason phrase's bytes again.
+    private static func status(_ status: HTTPResponseStatus) -> HTTPResponse.Status {
+        if status.code == 200, status.reasonPhrase == "OK" { return .ok }
+        return HTTPResponse.Status(code: Int(status.code), reasonPhrase: status.reasonPhrase)
     }
 
     /// What went wrong, by the error's type (never by its text): a refused connection, an

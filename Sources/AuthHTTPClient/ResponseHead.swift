@@ -6,6 +6,39 @@ import NIOHTTP1
 /// response's `head`; the fields the pipeline reads on every response are found here directly.
 struct ResponseHead: ResponseHeadSource {
     let headers: HTTPHeaders
+    /// `Date` and `X-RateLimit-Remaining`, which the standard pipeline reads on every response,
+    /// found in one pass over the fields rather than one pass each.
+    private let date: Found
+    private let remaining: Found
+
+    /// A field as one pass found it.
+    private enum Found {
+        case absent
+        case once(String)
+        /// More than once: its value is the fields' joined, which `value(_:)` builds.
+        case several
+
+        mutating func add(_ value: String) {
+            if case .absent = self { self = .once(value) } else { self = .several }
+        }
+    }
+
+    static let remainingName = HTTPField.Name("X-RateLimit-Remaining")!
+
+    init(headers: HTTPHeaders) {
+        self.headers = headers
+        var date = Found.absent
+        var remaining = Found.absent
+        for header in headers {
+            switch header.name.utf8.count {
+            case 4 where Self.isName(header.name, "date"): date.add(header.value)
+            case 21 where Self.isName(header.name, "x-ratelimit-remaining"): remaining.add(header.value)
+            default: continue
+            }
+        }
+        self.date = date
+        self.remaining = remaining
+    }
 
     /// Every field whose name is valid, in order; values as `HTTPField` makes them (bytes a value
     /// may not hold become spaces).
@@ -22,6 +55,22 @@ struct ResponseHead: ResponseHeadSource {
 
     /// What `headerFields().value(name)` gives.
     func value(_ name: HTTPField.Name) -> String? {
+        let found: Found
+        let canonical = name.canonicalName
+        switch canonical.utf8.count {
+        case 4 where canonical == "date": found = date
+        case 21 where canonical == "x-ratelimit-remaining": found = remaining
+        default: found = .several
+        }
+        switch found {
+        case .absent: return nil
+        case .once(let value): return Self.isLegal(value) ? value : HTTPField(name: name, value: value).value
+        case .several: return scan(name)
+        }
+    }
+
+    /// What `headerFields().value(name)` gives, from a pass over the fields.
+    private func scan(_ name: HTTPField.Name) -> String? {
         // Not NIO's `headers[name]`: its case fold takes `^` for `~` and control bytes for
         // punctuation, where HTTP names differ.
         let canonical = name.canonicalName

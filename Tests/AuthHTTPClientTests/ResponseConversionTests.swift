@@ -71,6 +71,25 @@ import Testing
         #expect(response.status == .created)
     }
 
+    /// `Date` and `X-RateLimit-Remaining`, which the pipeline reads on every response, are found in
+    /// one pass when the response comes; they read as the head's fields do: absent, once or twice,
+    /// in any case, among other fields, with values `HTTPField` changes.
+    @Test func theFieldsFoundInOnePassAreTheHeadsFields() {
+        let names = ["Date", "date", "DATE", "X-RateLimit-Remaining", "x-ratelimit-remaining", "X-RateLimit-Remainder", "Dat", "X-Other"]
+        let values = ["Sun, 06 Nov 1994 08:49:37 GMT", " 5", "7", "bad\u{01}", ""]
+        let fields = names.flatMap { name in values.map { (name, $0) } }
+        var lists: [[(String, String)]] = [[]] + fields.map { [$0] }
+        for first in fields { for second in fields { lists.append([first, second]) } }
+        for list in lists {
+            let head = ResponseHead(headers: HTTPHeaders(list))
+            let built = head.headerFields()
+            for name in [HTTPField.Name.date, ResponseHead.remainingName] {
+                #expect(head.value(name) == built.value(name), "\(list) \(name)")
+            }
+        }
+        #expect(lists.count == 1 + 40 + 1_600)
+    }
+
     /// Copies of a response read and change its head from many tasks at once: each reads the
     /// fields the transport received, and a change to one copy stays in that copy.
     @Test func copiesOfAResponseBuildItsHeadOnceAndApart() async {

@@ -3,9 +3,13 @@
 // between them (start-up and warm-up cancel out).
 //
 //   e2e-driver serve                    the loopback server; prints `PORT <n>`, runs until stdin closes
-//   e2e-driver raw|transport|authkit <count> <port>
+//   e2e-driver raw|transport|authkit <count> <port> [warm-all]
 //                                       requests one after another to the server at <port>: raw
-//                                       AsyncHTTPClient, HTTPClientTransport alone, the AuthKit client
+//                                       AsyncHTTPClient, HTTPClientTransport alone, the AuthKit client;
+//                                       with `warm-all`, first 20 requests of each of the three, so
+//                                       that every mode runs with the same types instantiated (the
+//                                       runtime's metadata caches then hold the same entries, and a
+//                                       lookup probes as long in one mode as in another)
 //   e2e-driver pipeline <count>         the AuthKit client over a transport that answers at once
 //                                       with the loopback server's response (the pipeline alone)
 //   e2e-driver date <count>             HTTPDate.parse of a Date field value
@@ -22,15 +26,16 @@ guard let mode = arguments.first else {
 }
 let count = arguments.dropFirst().first.flatMap { Int($0) } ?? 0
 let port = arguments.dropFirst(2).first.flatMap { Int($0) }
+let warmAll = arguments.dropFirst(3).first == "warm-all"
 
 @inline(never) func consume<T>(_ value: T) { withExtendedLifetime(value) {} }
 
 // A synchronous main that waits for the work: with an async main, the main thread parks in
 // libdispatch's signal wait, which valgrind 3.19 crashes on.
 let finished = DispatchSemaphore(value: 0)
-Task.detached { [mode, count, port] in
+Task.detached { [mode, count, port, warmAll] in
     do {
-        try await run(mode: mode, count: count, port: port)
+        try await run(mode: mode, count: count, port: port, warmAll: warmAll)
     } catch {
         FileHandle.standardError.write(Data("e2e-driver \(mode): \(error)\n".utf8))
         exit(1)
@@ -40,7 +45,7 @@ Task.detached { [mode, count, port] in
 finished.wait()
 exit(0)
 
-nonisolated func run(mode: String, count: Int, port: Int?) async throws {
+nonisolated func run(mode: String, count: Int, port: Int?, warmAll: Bool) async throws {
 switch mode {
 case "serve":
     let (port, task) = try await LoopbackServer.start()
@@ -56,6 +61,13 @@ case "serve":
 case "raw", "transport", "authkit":
     guard let port else { fatalError("\(mode) needs a port") }
     let clients = try await EndToEndClients(port: port)
+    if warmAll {
+        for _ in 0..<20 {
+            consume(try await clients.sendRaw())
+            consume(try await clients.sendTransport())
+            consume(try await clients.sendAuthKit())
+        }
+    }
     for _ in 0..<count {
         switch mode {
         case "raw": consume(try await clients.sendRaw())

@@ -14,6 +14,8 @@ public struct AuthClient: Sendable {
     public let middlewares: [any Middleware]
     /// The middlewares linked once, here, rather than on every request.
     private let pipeline: PipelineLink
+    /// The head of the request last made from a URL.
+    private let recent = RecentRequestHead()
 
     /// Creates a client.
     public init(transport: any Transport, middlewares: [any Middleware] = []) {
@@ -32,7 +34,7 @@ public struct AuthClient: Sendable {
 
     /// Sends a request built from its parts.
     public nonisolated(nonsending) func send(_ method: HTTPRequest.Method, _ url: URL, headerFields: HTTPFields = HTTPFields(), body: Data = Data(), options: RequestOptions = .init()) async throws -> AuthResponse {
-        try await send(AuthRequest(method: method, url: url, headerFields: headerFields, body: body, options: options))
+        try await send(recent.request(method, url, headerFields: headerFields, body: body, options: options))
     }
 
     /// Sends a request and decodes a 2xx JSON body.
@@ -47,7 +49,7 @@ public struct AuthClient: Sendable {
 
     /// Sends a request built from its parts and decodes a 2xx JSON body.
     public nonisolated(nonsending) func json<T: Decodable>(_ type: T.Type, _ method: HTTPRequest.Method, _ url: URL, body: Data = Data(), headerFields: HTTPFields = HTTPFields()) async throws -> T {
-        try await json(type, AuthRequest(method: method, url: url, headerFields: headerFields, body: body))
+        try await json(type, recent.request(method, url, headerFields: headerFields, body: body, options: RequestOptions()))
     }
 
     /// Decodes a 2xx JSON body or throws an error carrying status and body.

@@ -78,6 +78,11 @@ public struct AuthRequest: Sendable, Equatable {
         storage = Storage(head: head, body: body, options: options)
     }
 
+    /// A request from its parts and the URL it was made from (see ``sourceURL``).
+    init(head: HTTPRequest, body: Data, options: RequestOptions, sourceURL: String?) {
+        storage = Storage(head: head, body: body, options: options, sourceURL: sourceURL)
+    }
+
     /// Creates a request for an absolute URL.
     /// - Throws: `AuthError.invalidRequest` when the URL has no scheme or host.
     public init(

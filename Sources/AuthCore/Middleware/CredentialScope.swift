@@ -38,6 +38,7 @@ public struct CredentialScope: Sendable {
     /// Where ``AuthEvent/credentialWithheld(_:)`` goes; nil reports nothing.
     public let events: AuthEvents?
     private let reported = Reported()
+    private let lastAnswer = LastAnswer()
 
     /// Creates a scope.
     /// - Parameters:
@@ -62,7 +63,7 @@ public struct CredentialScope: Sendable {
     ///   - credential: What would have been written, named without its value ("SigV4 signature",
     ///     "header x-service-token"); built only when the request is refused.
     public func admits(_ request: AuthRequest, credential: @autoclosure () -> String) -> Bool {
-        if allowedHosts.allows(request), !request.options.downgradedByRedirect || Self.isSecure(request) { return true }
+        if lastAnswer.allows(request, by: allowedHosts), !request.options.downgradedByRedirect || Self.isSecure(request) { return true }
         if let events {
             let withheld = CredentialWithheld(account: account, origin: request.origin?.description ?? "an unreadable origin", credential: credential())
             if reported.first(withheld) { events.emit(.credentialWithheld(withheld)) }
@@ -72,6 +73,32 @@ public struct CredentialScope: Sendable {
 
     private static func isSecure(_ request: AuthRequest) -> Bool {
         request.origin?.isSecure == true
+    }
+
+    /// The answer of `AllowedHosts.allows(_:)` for a request, kept for the scheme and authority asked
+    /// about last: a client calling one host again and again asks once (the answer depends on
+    /// those two alone, and the hosts never change).
+    private final class LastAnswer: Sendable {
+        private struct Entry {
+            let scheme: String?
+            let authority: String?
+            let allows: Bool
+        }
+
+        private let last = Mutex<Entry?>(nil)
+
+        func allows(_ request: AuthRequest, by hosts: AllowedHosts) -> Bool {
+            let (scheme, authority) = (request.head.scheme, request.head.authority)
+            let kept = last.withLock { entry -> Bool? in
+                guard let entry, entry.authority == authority, entry.scheme == scheme else { return nil }
+                return entry.allows
+            }
+            if let kept { return kept }
+            let allows = hosts.allows(request)
+            let entry = Entry(scheme: scheme, authority: authority, allows: allows)
+            last.withLock { $0 = entry }
+            return allows
+        }
     }
 
     /// The withheld credentials already reported, at most ``limit`` of them.

@@ -1,0 +1,66 @@
+import AuthCore
+import AuthTesting
+import Foundation
+import HTTPTypes
+import Synchronization
+import Testing
+
+/// A client reuses the head of the request it last made from a URL while the URL and method stay
+/// the same: each request it sends must still be exactly the one `AuthRequest(method:url:…)`
+/// makes, whatever came before (another URL, method, header fields, a middleware's change).
+@Suite struct RecentRequestHeadTests {
+    /// Puts a field on every request, so that a change made on one request could leak into the next.
+    struct Stamp: Middleware {
+        nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
+            var request = request
+            request.head.headerFields.append(HTTPField(name: .userAgent, value: "stamp"))
+            request.head.path = (request.head.path ?? "") + "&stamped"
+            return try await next(request)
+        }
+    }
+
+    @Test func eachRequestIsTheOneItsPartsMake() async throws {
+        let sent = Mutex<[AuthRequest]>([])
+        let client = AuthClient(transport: ClosureTransport { request in
+            sent.withLock { $0.append(request) }
+            return AuthResponse(status: .ok)
+        })
+        let stamped = AuthClient(transport: client.transport, middlewares: [Stamp()])
+        let base = try #require(URL(string: "https://api.example.com/v1/"))
+        let urls: [URL] = [
+            "https://api.example.com/v1/me", "http://127.0.0.1:8080/v1/me?x=1", "https://user@example.com/a", "https://example.com",
+            "https://example.com/a#frag", "https://[::1]:8443/", "HTTPS://Example.COM:443/a%20b", "/relative/only",
+        ].compactMap { URL(string: $0) } + [URL(string: "me", relativeTo: base)!, URL(string: "https://api.example.com/v1/me")!]
+        let methods: [HTTPRequest.Method] = [.get, .get, .post, .delete]
+        let fields: [HTTPFields] = [[:], [:], [.accept: "application/json"]]
+        var random = SeededRandom(seed: 7)
+        var expected: [(request: AuthRequest, sourceURL: String?, stamped: Bool)] = []
+        for round in 0..<400 {
+            let url = urls.randomElement(using: &random)!, method = methods.randomElement(using: &random)!
+            let headerFields = fields.randomElement(using: &random)!
+            let body = round % 5 == 0 ? Data("body \(round)".utf8) : Data()
+            let through = round % 3 == 0 ? stamped : client
+            guard let fresh = try? AuthRequest(method: method, url: url, headerFields: headerFields, body: body) else {
+                await #expect(throws: AuthError.self) { try await through.send(method, url, headerFields: headerFields, body: body) }
+                continue
+            }
+            _ = try await through.send(method, url, headerFields: headerFields, body: body)
+            var wanted = fresh
+            if through.middlewares.isEmpty == false {
+                wanted.head.headerFields.append(HTTPField(name: .userAgent, value: "stamp"))
+                wanted.head.path = (wanted.head.path ?? "") + "&stamped"
+            }
+            expected.append((wanted, fresh.sourceURL, !through.middlewares.isEmpty))
+        }
+        let requests = sent.withLock { $0 }
+        #expect(requests.count == expected.count)
+        #expect(expected.count > 300)
+        for (request, wanted) in zip(requests, expected) {
+            #expect(request == wanted.request)
+            // What the transport sends: the URL the request was made from while the head still
+            // spells it, else one built from the head.
+            #expect((try? request.urlForTransport()) == (try? wanted.request.urlForTransport()))
+            if !wanted.stamped { #expect(request.sourceURL == wanted.sourceURL) }
+        }
+    }
+}

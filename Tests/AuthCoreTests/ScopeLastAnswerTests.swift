@@ -1,0 +1,35 @@
+import AuthCore
+import Foundation
+import HTTPTypes
+import Testing
+
+/// A scope keeps its answer for the scheme and authority asked about last: whatever came before,
+/// each request gets the answer the allowed hosts give it afresh.
+@Suite struct ScopeLastAnswerTests {
+    @Test func eachRequestGetsItsOwnAnswer() throws {
+        let hosts = AllowedHosts(["api.example.com", "*.example.org", "localhost"])
+        let scope = CredentialScope(allowedHosts: hosts)
+        let texts = [
+            "https://api.example.com/a", "http://api.example.com/a", "https://API.example.com/a", "https://api.example.com:8443/a",
+            "https://evil.example.com/a", "https://a.example.org/", "https://example.org/", "http://localhost:8080/",
+            "http://127.0.0.1:8080/", "https://api.example.com.evil.test/", "wss://api.example.com/socket",
+        ]
+        var requests = try texts.map { try AuthRequest(method: .get, url: #require(URL(string: $0))) }
+        var moved = requests[0]
+        moved.head.authority = "evil.example.com"
+        requests.append(moved)
+        moved.head.scheme = "http"
+        requests.append(moved)
+        var admitted = 0
+        for first in requests {
+            for second in requests {
+                for request in [first, second, second] {
+                    let expected = hosts.allows(request)
+                    #expect(scope.admits(request, credential: "test") == expected, "\(request.head)")
+                    if expected { admitted += 1 }
+                }
+            }
+        }
+        #expect(admitted > 0 && admitted < requests.count * requests.count * 3)
+    }
+}
