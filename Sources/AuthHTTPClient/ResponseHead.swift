@@ -15,7 +15,7 @@ struct ResponseHead: ResponseHeadSource {
     private enum Found {
         case absent
         case once(String)
-        /// More than once: its value is the fields' joined, which `value(_:)` builds.
+        /// More than once, or a name not looked for here: `value(_:)` reads the fields.
         case several
 
         mutating func add(_ value: String) {

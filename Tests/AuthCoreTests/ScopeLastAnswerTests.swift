@@ -7,7 +7,7 @@ import Testing
 /// each request gets the answer the allowed hosts give it afresh.
 @Suite struct ScopeLastAnswerTests {
     @Test func eachRequestGetsItsOwnAnswer() throws {
-        let hosts = AllowedHosts(["api.example.com", "*.example.org", "localhost"])
+        let hosts = AllowedHosts(["api.example.com", "*.example.org", "localhost", "kevin.example.com"])
         let scope = CredentialScope(allowedHosts: hosts)
         let texts = [
             "https://api.example.com/a", "http://api.example.com/a", "https://API.example.com/a", "https://api.example.com:8443/a",
@@ -20,6 +20,12 @@ import Testing
         requests.append(moved)
         moved.head.scheme = "http"
         requests.append(moved)
+        // Authorities Swift's `==` takes as equal (a Kelvin sign for the `K`), whose bytes differ:
+        // the first is allowed, the second is not a host name at all.
+        #expect("Kevin.example.com" == "\u{212A}evin.example.com")
+        for authority in ["Kevin.example.com", "\u{212A}evin.example.com"] {
+            requests.append(AuthRequest(head: HTTPRequest(method: .get, scheme: "https", authority: authority, path: "/")))
+        }
         var admitted = 0
         for first in requests {
             for second in requests {

@@ -19,6 +19,12 @@ import Testing
             "https://[::1]:8443/", "https://example.com/a%FF", "https://example.com/a%20b", "https://u@example.com/a", "ftp://example.com/a",
         ].compactMap(URL.init(string:))
         var requests = try urls.map { try AuthRequest(method: .get, url: $0) }
+        // Parts that Swift's `==` takes as equal (canonically equivalent) but whose bytes differ:
+        // the second of each pair is refused.
+        #expect("/a;b" == "/a\u{037E}b" && "Kevin.example.com" == "\u{212A}evin.example.com")
+        for (authority, path) in [("example.com", "/a;b"), ("example.com", "/a\u{037E}b"), ("Kevin.example.com", "/"), ("\u{212A}evin.example.com", "/")] {
+            requests.append(AuthRequest(head: HTTPRequest(method: .get, scheme: "https", authority: authority, path: path)))
+        }
         // Heads changed after they were made: another authority, path or scheme, or none.
         for request in requests.prefix(4) {
             var moved = request

@@ -76,8 +76,8 @@ public struct CredentialScope: Sendable {
     }
 
     /// The answer of `AllowedHosts.allows(_:)` for a request, kept for the scheme and authority asked
-    /// about last: a client calling one host again and again asks once (the answer depends on
-    /// those two alone, and the hosts never change).
+    /// about last, byte for byte: a client calling one host again and again asks once (the
+    /// answer depends on those two alone, and the hosts never change).
     private final class LastAnswer: Sendable {
         private struct Entry {
             let scheme: String?
@@ -90,13 +90,16 @@ public struct CredentialScope: Sendable {
         func allows(_ request: AuthRequest, by hosts: AllowedHosts) -> Bool {
             let (scheme, authority) = (request.head.scheme, request.head.authority)
             let kept = last.withLock { entry -> Bool? in
-                guard let entry, entry.authority == authority, entry.scheme == scheme else { return nil }
+                guard let entry, sameBytes(entry.authority, authority), sameBytes(entry.scheme, scheme) else { return nil }
                 return entry.allows
             }
             if let kept { return kept }
             let allows = hosts.allows(request)
-            let entry = Entry(scheme: scheme, authority: authority, allows: allows)
-            last.withLock { $0 = entry }
+            let replaced = last.withLock { [entry = Entry(scheme: scheme, authority: authority, allows: allows)] last in
+                defer { last = entry }
+                return last
+            }
+            _ = replaced  // freed after the lock
             return allows
         }
     }
