@@ -1,5 +1,4 @@
 import AuthCore
-import Synchronization
 
 /// The URL the transport last sent a request to, with the scheme, authority and path it was made
 /// from: a request to the same target, byte for byte (a client calling one endpoint again and
@@ -10,14 +9,14 @@ import Synchronization
 /// and ``PathFidelity``), so reusing it sends exactly what checking again would. Only a URL that
 /// passed the checks is kept; a refused target is refused every time.
 final class SentTarget: Sendable {
-    private struct Entry {
+    private struct Entry: Sendable {
         let scheme: String?
         let authority: String?
         let path: String?
         let url: String
     }
 
-    private let last = Mutex<Entry?>(nil)
+    private let last = LastEntry<Entry>()
 
     /// The URL AsyncHTTPClient is given for `request`.
     /// - Throws: `AuthError` code `.invalidRequest` when the request's target is malformed, or its
@@ -25,22 +24,16 @@ final class SentTarget: Sendable {
     func url(for request: AuthRequest) throws -> String {
         let head = request.head
         let (scheme, authority, path) = (head.scheme, head.authority, head.path)
-        let kept = last.withLock { entry -> String? in
-            guard let entry, sameBytes(entry.path, path), sameBytes(entry.authority, authority), sameBytes(entry.scheme, scheme) else { return nil }
-            return entry.url
+        if let kept = last.value(where: { sameBytes($0.path, path) && sameBytes($0.authority, authority) && sameBytes($0.scheme, scheme) }) {
+            return kept.url
         }
-        if let kept { return kept }
         let url = try request.urlForTransport()
         guard PathFidelity.isSentUnchanged(path ?? "/") else {
             throw AuthError.invalidRequest(
                 "the path holds percent-escapes of bytes that are not UTF-8 (such as %FF): AsyncHTTPClient would send / in its place, so the request is not sent"
             )
         }
-        let replaced = last.withLock { [entry = Entry(scheme: scheme, authority: authority, path: path, url: url)] last in
-            defer { last = entry }
-            return last
-        }
-        _ = replaced  // freed after the lock
+        last.keep(Entry(scheme: scheme, authority: authority, path: path, url: url))
         return url
     }
 }

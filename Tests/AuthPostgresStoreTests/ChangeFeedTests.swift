@@ -52,8 +52,12 @@ extension PostgresSuites {
                             return await group.reduce(into: []) { $0.append($1) }
                         }
                         #expect(outcomes.count == instances.count)
+                        // Within a second on a machine that is not oversubscribed (the feed takes
+                        // milliseconds); 3 s leaves a loaded CI machine its margin (the cached
+                        // instance took 1.08 s under four busy loops on two cores), still far under
+                        // the credential cache's minute.
                         for (index, elapsed, last) in outcomes.sorted(by: { $0.index < $1.index }) {
-                            #expect(elapsed != nil && elapsed! < .seconds(1), "instance \(index) kept sending the credential for \(String(describing: elapsed)) (last: \(last))")
+                            #expect(elapsed != nil && elapsed! < .seconds(3), "instance \(index) kept sending the credential for \(String(describing: elapsed)) (last: \(last))")
                         }
                         #expect(await recorder.waitFor { $0.contains(.signedOut(account)) }.contains(.signedOut(account)))
                         for instance in instances { await instance.store.close() }

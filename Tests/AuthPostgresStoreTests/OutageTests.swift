@@ -74,7 +74,9 @@ extension PostgresSuites {
                         #expect(await b.me(server) == "200")
                         try await a.client.signOut()
                         let (elapsed, last) = await b.timeUntilSignedOut(server)
-                        #expect(elapsed != nil && elapsed! < .seconds(1), "after the outage the sign-out took \(String(describing: elapsed)) (last: \(last))")
+                        // Within a second on a machine that is not oversubscribed; 3 s leaves a loaded
+                        // CI machine its margin (as in `ChangeFeedTests`).
+                        #expect(elapsed != nil && elapsed! < .seconds(3), "after the outage the sign-out took \(String(describing: elapsed)) (last: \(last))")
                         await a.store.close()
                         await b.store.close()
                     }

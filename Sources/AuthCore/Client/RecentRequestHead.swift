@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import Synchronization
 
 /// The head of the request a client last made from a URL, reused while requests are made from
 /// the same URL string (byte for byte) and method: a client that sends `send(.get, url)` in a
@@ -12,7 +11,7 @@ import Synchronization
 /// options, exactly the request ``AuthRequest/init(method:url:headerFields:body:options:)``
 /// makes (which reads nothing of the URL but its string).
 final class RecentRequestHead: Sendable {
-    private struct Entry {
+    private struct Entry: Sendable {
         /// The URL's string, which the head was read from.
         let url: String
         /// The head without header fields.
@@ -20,28 +19,21 @@ final class RecentRequestHead: Sendable {
         let sourceURL: String?
     }
 
-    private let last = Mutex<Entry?>(nil)
+    private let last = LastEntry<Entry>()
 
     /// The request ``AuthRequest/init(method:url:headerFields:body:options:)`` makes.
     /// - Throws: What that initializer throws.
     func request(_ method: HTTPRequest.Method, _ url: URL, headerFields: HTTPFields, body: Data, options: RequestOptions) throws -> AuthRequest {
         let text = url.absoluteString
-        let recent: (HTTPRequest, String?)? = last.withLock { entry in
-            guard let entry, sameBytes(entry.url, text), entry.head.method == method else { return nil }
-            return (entry.head, entry.sourceURL)
-        }
-        if var (head, sourceURL) = recent {
+        if let recent = last.value(where: { sameBytes($0.url, text) && $0.head.method == method }) {
+            var head = recent.head
             if !headerFields.isEmpty { head.headerFields = headerFields }
-            return AuthRequest(head: head, body: body, options: options, sourceURL: sourceURL)
+            return AuthRequest(head: head, body: body, options: options, sourceURL: recent.sourceURL)
         }
         let request = try AuthRequest(method: method, url: url, headerFields: headerFields, body: body, options: options)
         var head = request.head
         head.headerFields = HTTPFields()
-        let replaced = last.withLock { [entry = Entry(url: text, head: head, sourceURL: request.sourceURL)] last in
-            defer { last = entry }
-            return last
-        }
-        _ = replaced  // freed after the lock
+        last.keep(Entry(url: text, head: head, sourceURL: request.sourceURL))
         return request
     }
 }

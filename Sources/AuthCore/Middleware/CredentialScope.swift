@@ -79,27 +79,19 @@ public struct CredentialScope: Sendable {
     /// about last, byte for byte: a client calling one host again and again asks once (the
     /// answer depends on those two alone, and the hosts never change).
     private final class LastAnswer: Sendable {
-        private struct Entry {
+        private struct Entry: Sendable {
             let scheme: String?
             let authority: String?
             let allows: Bool
         }
 
-        private let last = Mutex<Entry?>(nil)
+        private let last = LastEntry<Entry>()
 
         func allows(_ request: AuthRequest, by hosts: AllowedHosts) -> Bool {
             let (scheme, authority) = (request.head.scheme, request.head.authority)
-            let kept = last.withLock { entry -> Bool? in
-                guard let entry, sameBytes(entry.authority, authority), sameBytes(entry.scheme, scheme) else { return nil }
-                return entry.allows
-            }
-            if let kept { return kept }
+            if let kept = last.value(where: { sameBytes($0.authority, authority) && sameBytes($0.scheme, scheme) }) { return kept.allows }
             let allows = hosts.allows(request)
-            let replaced = last.withLock { [entry = Entry(scheme: scheme, authority: authority, allows: allows)] last in
-                defer { last = entry }
-                return last
-            }
-            _ = replaced  // freed after the lock
+            last.keep(Entry(scheme: scheme, authority: authority, allows: allows))
             return allows
         }
     }
