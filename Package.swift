@@ -330,7 +330,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AuthMFATests",
-            dependencies: ["AuthMFA", "AuthCore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["AuthMFA", "AuthCore", "AuthTesting", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

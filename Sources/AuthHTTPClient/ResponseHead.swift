@@ -23,8 +23,6 @@ struct ResponseHead: ResponseHeadSource {
         }
     }
 
-    static let remainingName = HTTPField.Name("X-RateLimit-Remaining")!
-
     init(headers: HTTPHeaders) {
         self.headers = headers
         var date = Found.absent

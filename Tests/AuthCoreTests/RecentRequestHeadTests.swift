@@ -66,4 +66,23 @@ import Testing
             if !wanted.stamped { #expect(request.sourceURL == wanted.sourceURL) }
         }
     }
+
+    /// `json(_:_:_:)` builds its requests the same way, then asks for JSON.
+    @Test func jsonRequestsAreTheOnesTheirPartsMake() async throws {
+        let sent = Mutex<[AuthRequest]>([])
+        let client = AuthClient(transport: ClosureTransport { request in
+            sent.withLock { $0.append(request) }
+            return AuthResponse(status: .ok, body: Data(#"{"ok":"yes"}"#.utf8))
+        })
+        let urls = try ["https://api.example.com/v1/me", "https://api.example.com/v1/other?x=1"].map { try #require(URL(string: $0)) }
+        for url in urls + urls + urls.reversed() {
+            #expect(try await client.json([String: String].self, .get, url) == ["ok": "yes"])
+        }
+        for (request, url) in zip(sent.withLock { $0 }, urls + urls + urls.reversed()) {
+            var wanted = try AuthRequest(method: .get, url: url)
+            wanted.head.headerFields[.accept] = "application/json"
+            #expect(request == wanted)
+            #expect(request.sourceURL == url.absoluteString)
+        }
+    }
 }

@@ -83,7 +83,7 @@ import Testing
         for list in lists {
             let head = ResponseHead(headers: HTTPHeaders(list))
             let built = head.headerFields()
-            for name in [HTTPField.Name.date, ResponseHead.remainingName, HTTPField.Name("Data")!, HTTPField.Name("X-RateLimit-Remainder")!] {
+            for name in [HTTPField.Name.date, HTTPField.Name("X-RateLimit-Remaining")!, HTTPField.Name("Data")!, HTTPField.Name("X-RateLimit-Remainder")!] {
                 #expect(head.value(name) == built.value(name), "\(list) \(name)")
             }
         }
