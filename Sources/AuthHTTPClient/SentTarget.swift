@@ -9,11 +9,15 @@ import AuthCore
 /// and ``PathFidelity``), so reusing it sends exactly what checking again would. Only a URL that
 /// passed the checks is kept; a refused target is refused every time.
 final class SentTarget: Sendable {
-    private struct Entry: Sendable {
+    private final class Entry: Sendable {
         let scheme: String?
         let authority: String?
         let path: String?
         let url: String
+
+        init(scheme: String?, authority: String?, path: String?, url: String) {
+            (self.scheme, self.authority, self.path, self.url) = (scheme, authority, path, url)
+        }
     }
 
     private let last = LastEntry<Entry>()

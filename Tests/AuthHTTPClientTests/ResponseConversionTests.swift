@@ -111,4 +111,27 @@ import Testing
         #expect(response.head.headerFields == expected)
         #expect(response.headerValue(HTTPField.Name("X-N")!) == "1, 2")
     }
+
+    /// `isLegal`, which reads eight bytes at a time, against HTTPTypes itself: a value is legal
+    /// exactly when `HTTPField` keeps it as it is. Every byte a value may or may not hold (and
+    /// characters of two and three bytes), at every place of values from 1 to 20 bytes, so that it
+    /// falls in the first, a middle or the last word, or in the tail.
+    @Test func aValueIsLegalExactlyWhenHTTPFieldKeepsIt() {
+        let characters = (0..<128).map { String(UnicodeScalar(UInt8($0))) } + ["\u{85}", "é", "\u{FFFD}", "\u{7FF}"]
+        var refused = 0
+        for length in 1...20 {
+            for place in 0..<length {
+                for character in characters {
+                    var value = String(repeating: "a", count: length)
+                    let index = value.index(value.startIndex, offsetBy: place)
+                    value.replaceSubrange(index...index, with: character)
+                    let kept = HTTPField(name: .date, value: value).value == value
+                    #expect(ResponseHead.isLegal(value) == kept, "\(Array(value.utf8))")
+                    if !kept { refused += 1 }
+                }
+            }
+        }
+        #expect(refused > 0)
+        #expect(ResponseHead.isLegal("") && ResponseHead.isLegal("Thu, 26 Nov 2026 16:44:01 GMT"))
+    }
 }

@@ -256,6 +256,16 @@ import Testing
         }
     }
 
+    /// Sources/AuthCore/HTTP/ObservingMiddleware.swift:10
+    static func AuthCore_HTTP_ObservingMiddleware_10() async throws {
+        struct StatusLog: ObservingMiddleware {
+            let logger: Logger
+            func didReceive(_ response: AuthResponse, for request: AuthRequest) {
+                logger.info("\(request.head.method) \(request.head.path ?? "/"): \(response.status.code)")
+            }
+        }
+    }
+
     /// Sources/AuthCore/Middleware/CredentialScope.swift:20
     static func AuthCore_Middleware_CredentialScope_20() async throws {
         struct TenantKey: Middleware {
@@ -1084,8 +1094,8 @@ import Testing
         container.override(TenantIDKey.self, with: "tenant-1")
     }
 
-    /// Sources/AuthCore/Documentation.docc/RenewingCredentials.md:61
-    static func AuthCore_Documentation_docc_RenewingCredentials_61() async throws {
+    /// Sources/AuthCore/Documentation.docc/RenewingCredentials.md:73
+    static func AuthCore_Documentation_docc_RenewingCredentials_73() async throws {
         for await state in client.session.states() {
             print(state)
         }
@@ -1108,8 +1118,18 @@ import Testing
         }
     }
 
-    /// Sources/AuthCore/Documentation.docc/WritingAMiddleware.md:40
-    static func AuthCore_Documentation_docc_WritingAMiddleware_40() async throws {
+    /// Sources/AuthCore/Documentation.docc/WritingAMiddleware.md:34
+    static func AuthCore_Documentation_docc_WritingAMiddleware_34() async throws {
+        struct FailureAlarm: ObservingMiddleware {
+            let logger: Logger
+            func didFail(_ error: any Error, for request: AuthRequest) {
+                logger.warning("\(request.head.method) \(request.head.path ?? "/") failed: \(error)")
+            }
+        }
+    }
+
+    /// Sources/AuthCore/Documentation.docc/WritingAMiddleware.md:57
+    static func AuthCore_Documentation_docc_WritingAMiddleware_57() async throws {
         struct TenantKey: Middleware {
             let key: String
             let scope: CredentialScope

@@ -28,11 +28,15 @@ public struct AuthClient: Sendable {
     ///
     /// The pipeline runs on the caller's executor until something in it suspends (see
     /// ``Middleware``).
+    // This and `send(_:_:…)` are inlined into their callers in this module (`json`,
+    // `AccountClient`): a function of their own would be one more async frame per request.
+    @inline(__always)
     public nonisolated(nonsending) func send(_ request: AuthRequest) async throws -> AuthResponse {
         try await pipeline.send(request)
     }
 
     /// Sends a request built from its parts.
+    @inline(__always)
     public nonisolated(nonsending) func send(_ method: HTTPRequest.Method, _ url: URL, headerFields: HTTPFields = HTTPFields(), body: Data = Data(), options: RequestOptions = .init()) async throws -> AuthResponse {
         try await send(recent.request(method, url, headerFields: headerFields, body: body, options: options))
     }

@@ -11,12 +11,16 @@ import HTTPTypes
 /// options, exactly the request ``AuthRequest/init(method:url:headerFields:body:options:)``
 /// makes (which reads nothing of the URL but its string).
 final class RecentRequestHead: Sendable {
-    private struct Entry: Sendable {
+    private final class Entry: Sendable {
         /// The URL's string, which the head was read from.
         let url: String
         /// The head without header fields.
         let head: HTTPRequest
         let sourceURL: String?
+
+        init(url: String, head: HTTPRequest, sourceURL: String?) {
+            (self.url, self.head, self.sourceURL) = (url, head, sourceURL)
+        }
     }
 
     private let last = LastEntry<Entry>()

@@ -15,16 +15,18 @@ public struct AuthRequest: Sendable, Equatable {
     /// The parts, in one copy-on-write box: a request is passed by value through every
     /// middleware, and copying one reference is much cheaper than copying the head's strings,
     /// fields and body one by one.
-    private final class Storage: @unchecked Sendable {
+    @usableFromInline
+    final class Storage: @unchecked Sendable {
         // Mutated only through `AuthRequest`'s accessors, after `isKnownUniquelyReferenced`: a
         // box is never reached from two places while one of them writes, so the dynamic
         // exclusivity check (an access-set insert on every read of every request) is left out.
-        @exclusivity(unchecked) var head: HTTPRequest
-        @exclusivity(unchecked) var body: Data
-        @exclusivity(unchecked) var options: RequestOptions
+        @usableFromInline @exclusivity(unchecked) var head: HTTPRequest
+        @usableFromInline @exclusivity(unchecked) var body: Data
+        @usableFromInline @exclusivity(unchecked) var options: RequestOptions
         /// The URL the request was made from, when it is exactly scheme, `://`, authority and target.
         let sourceURL: String?
 
+        @usableFromInline
         init(head: HTTPRequest, body: Data, options: RequestOptions, sourceURL: String? = nil) {
             self.head = head
             self.body = body
@@ -33,15 +35,17 @@ public struct AuthRequest: Sendable, Equatable {
         }
     }
 
-    private var storage: Storage
+    @usableFromInline var storage: Storage
 
-    private mutating func makeUnique() {
+    @usableFromInline
+    mutating func makeUnique() {
         if !isKnownUniquelyReferenced(&storage) {
             storage = Storage(head: storage.head, body: storage.body, options: storage.options, sourceURL: storage.sourceURL)
         }
     }
 
     /// Method, scheme, authority, path and header fields.
+    @inlinable
     public var head: HTTPRequest {
         _read { yield storage.head }
         _modify {
@@ -51,6 +55,7 @@ public struct AuthRequest: Sendable, Equatable {
     }
 
     /// The body bytes; empty for requests without a body.
+    @inlinable
     public var body: Data {
         _read { yield storage.body }
         _modify {
@@ -60,6 +65,7 @@ public struct AuthRequest: Sendable, Equatable {
     }
 
     /// Per-request options that middlewares read (retry opt-in, timeout).
+    @inlinable
     public var options: RequestOptions {
         _read { yield storage.options }
         _modify {

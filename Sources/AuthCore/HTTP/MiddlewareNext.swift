@@ -20,67 +20,122 @@ public struct MiddlewareNext: Sendable {
     }
 
     /// Sends `request` through the rest of the pipeline.
-    @inlinable
+    @inlinable @inline(__always)
     public nonisolated(nonsending) func callAsFunction(_ request: AuthRequest) async throws -> AuthResponse {
         try await link.following.send(request)
     }
 }
 
-/// One step of a linked pipeline: a middleware and the link after it. The end of the pipeline is
-/// a middleware too (it sends through the transport, or calls a closure, and has no link after
-/// it), so that every link holds a non-optional middleware that `send` calls in place, without
-/// copying the existential (and retaining what it holds) on every request.
+/// One step of a linked pipeline: a middleware, the observers just before it, and the link after
+/// it; or, at the end, the transport (or a closure standing for the rest of a pipeline), which the
+/// link calls directly. Every link holds a non-optional middleware (an end's sends through its
+/// transport, and is never called), so that `send` calls it in place, without copying the
+/// existential (and retaining what it holds) on every request.
+///
+/// An ``ObservingMiddleware`` gets no link of its own: its hooks run in the link of the next step
+/// that is not an observer, as plain calls in the caller's async frame.
 @usableFromInline
 final class PipelineLink: Sendable {
     @usableFromInline let middleware: any Middleware
+    /// The observers between the step before and this one, outermost first.
+    @usableFromInline let observers: [Observer]
     @usableFromInline let then: PipelineLink?
+    /// The pipeline's transport, which an end link calls directly rather than through the witness
+    /// of a middleware standing for it (one async frame less per request). Every link holds it,
+    /// so that it is not an optional, copied (an existential copy) to be unwrapped per request.
+    @usableFromInline let transport: any Transport
+    /// Whether this is the end, which sends through ``transport``.
+    @usableFromInline let isEnd: Bool
 
-    private init(_ middleware: any Middleware, then: PipelineLink?) {
+    private init(_ middleware: any Middleware, observers: [any ObservingMiddleware], then: PipelineLink) {
         self.middleware = middleware
+        self.observers = observers.map(Observer.init)
         self.then = then
+        self.transport = then.transport
+        self.isEnd = false
+    }
+
+    private init(end transport: any Transport, observers: [any ObservingMiddleware] = []) {
+        self.middleware = End(transport: transport)
+        self.observers = observers.map(Observer.init)
+        self.then = nil
+        self.transport = transport
+        self.isEnd = true
     }
 
     /// A link whose following link is an end that `body` answers: what ``MiddlewareNext``
     /// stands on when it is made from a closure.
     convenience init(before body: @escaping MiddlewareNext.Body) {
-        let end = PipelineLink(End.closure(body), then: nil)
-        self.init(end.middleware, then: end)
+        let end = PipelineLink(end: ClosureTransport(body))
+        self.init(end.middleware, observers: [], then: end)
     }
 
     /// Links `middlewares` (outermost first) in front of `transport`.
     convenience init(_ middlewares: [any Middleware], transport: any Transport) {
-        var link = PipelineLink(End.transport(transport), then: nil)
-        for middleware in middlewares.dropFirst().reversed() {
-            link = PipelineLink(middleware, then: link)
+        // Each step that is not an observer, with the observers just before it.
+        var steps: [(observers: [any ObservingMiddleware], middleware: any Middleware)] = []
+        var observers: [any ObservingMiddleware] = []
+        for middleware in middlewares {
+            if let observer = middleware as? any ObservingMiddleware {
+                observers.append(observer)
+            } else {
+                steps.append((observers, middleware))
+                observers = []
+            }
         }
-        if let first = middlewares.first {
-            self.init(first, then: link)
-        } else {
-            self.init(link.middleware, then: nil)
+        var link = PipelineLink(end: transport, observers: observers)
+        guard let first = steps.first else {
+            self.init(end: transport, observers: observers)
+            return
+        }
+        for step in steps.dropFirst().reversed() {
+            link = PipelineLink(step.middleware, observers: step.observers, then: link)
+        }
+        self.init(first.middleware, observers: first.observers, then: link)
+    }
+
+    // Inlined into each caller (a middleware's `next`, a client's `send`): a function of its own
+    // would be one more async frame per step.
+    @inlinable @inline(__always)
+    nonisolated(nonsending) func send(_ request: AuthRequest) async throws -> AuthResponse {
+        if observers.isEmpty { return try await step(request) }
+        for observer in observers { observer.middleware.willSend(request) }
+        do {
+            let response = try await step(request)
+            for observer in observers.reversed() { observer.middleware.didReceive(response, for: request) }
+            return response
+        } catch {
+            for observer in observers.reversed() { observer.middleware.didFail(error, for: request) }
+            throw error
         }
     }
 
-    @inlinable
-    nonisolated(nonsending) func send(_ request: AuthRequest) async throws -> AuthResponse {
-        try await middleware.intercept(request, next: MiddlewareNext(self))
+    /// This link's middleware or transport, without its observers.
+    @inlinable @inline(__always)
+    nonisolated(nonsending) func step(_ request: AuthRequest) async throws -> AuthResponse {
+        if isEnd { return try await transport.send(request) }
+        return try await middleware.intercept(request, next: MiddlewareNext(self))
     }
 
     /// The link after this one. Only an end link has none, and an end never calls `next`; its
     /// own link stands there so that this needs no check that could trap.
     @usableFromInline var following: PipelineLink { then ?? self }
 
-    /// The last step: the transport, or a closure standing for the rest of a pipeline.
-    private enum End: Middleware {
-        case transport(any Transport)
-        case closure(MiddlewareNext.Body)
+    /// An observer, held by reference: iterating the observers copies a reference, not the
+    /// observer's value (a logger's fields, retained one by one).
+    @usableFromInline
+    final class Observer: Sendable {
+        @usableFromInline let middleware: any ObservingMiddleware
+        init(_ middleware: any ObservingMiddleware) { self.middleware = middleware }
+    }
 
-        // Inlined into its protocol witness: one async frame per request instead of two.
-        @inline(__always)
+    /// The middleware an end link holds: it sends through the transport (the link calls the
+    /// transport itself).
+    private struct End: Middleware {
+        let transport: any Transport
+
         nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
-            switch self {
-            case .transport(let transport): try await transport.send(request)
-            case .closure(let body): try await body(request)
-            }
+            try await transport.send(request)
         }
     }
 }

@@ -41,15 +41,19 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
     @inline(__always)
     public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
         guard scope.admits(request, credential: "\(Strategy.Value.self)") else { return try await next(withheld(request)) }
+        // One reading of the clock serves the credential's check and the request's sending time
+        // (the skew estimate's bracket, see `observeServerDate`), microseconds apart: a sending
+        // time taken early (before a strategy signs a large body, say) only widens the bracket.
+        var sent = session.clock.now()
         let credential: AccountSession<Strategy>.Published
-        if let ready = session.readyCredential() {
+        if let ready = session.readyCredential(at: sent) {
             credential = ready
         } else {
             credential = try await session.pendingPublished()
+            sent = session.clock.now()
         }
         var authorized = request
         authorize(&authorized, with: credential)
-        let sent = session.clock.now()
         let response = try await next(authorized)
         observeDate(response, sentAt: sent)
         guard isAuthenticationFailure(response, for: authorized) else {
@@ -57,6 +61,21 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
             if response.status.code < 400 { session.noteAccepted(credential) }
             return response
         }
+        return try await renewAndRetry(request, refused: response, of: authorized, with: credential, next: next)
+    }
+
+    /// Renews the refused credential and sends `request` again (twice at most).
+    ///
+    /// A function of its own, so that the path every answered request takes neither allocates this
+    /// loop's state nor asks the runtime for the metadata of the types only it uses.
+    @inline(never)
+    private nonisolated(nonsending) func renewAndRetry(
+        _ request: AuthRequest,
+        refused response: AuthResponse,
+        of authorized: AuthRequest,
+        with credential: AccountSession<Strategy>.Published,
+        next: Next
+    ) async throws -> AuthResponse {
         if let error = session.strategy.nonRenewableFailure(response, for: authorized) { throw error }
         var rejected = credential
         var extraAttempt = false
@@ -87,7 +106,8 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
     }
 
     /// `request` without the credential, should it be there already (a server echoed an API key
-    /// into a redirect's `Location`).
+    /// into a redirect's `Location`). Not inlined, for the reason `renewAndRetry` is not.
+    @inline(never)
     private func withheld(_ request: AuthRequest) -> AuthRequest {
         guard let credential = session.loadedCredential() else { return request }
         return request.removingWrites { session.strategy.authorize(&$0, with: credential) }

@@ -79,10 +79,14 @@ public struct CredentialScope: Sendable {
     /// about last, byte for byte: a client calling one host again and again asks once (the
     /// answer depends on those two alone, and the hosts never change).
     private final class LastAnswer: Sendable {
-        private struct Entry: Sendable {
+        private final class Entry: Sendable {
             let scheme: String?
             let authority: String?
             let allows: Bool
+
+            init(scheme: String?, authority: String?, allows: Bool) {
+                (self.scheme, self.authority, self.allows) = (scheme, authority, allows)
+            }
         }
 
         private let last = LastEntry<Entry>()

@@ -10,7 +10,7 @@ public import Logging
 /// `container.markSecret(_:)` names), and the names each request marks (a credential that
 /// writes under a header or query name of its own marks it). Bodies are never logged. Nothing
 /// is formatted when the logger's level is above `debug`.
-public struct LoggingMiddleware: Middleware {
+public struct LoggingMiddleware: ObservingMiddleware {
     private let logger: Logger
     private let secretFields: SecretFields
 
@@ -29,27 +29,37 @@ public struct LoggingMiddleware: Middleware {
         self.init(logger: logger, secretFields: SecretFields(headers: extraSensitiveHeaders, queryItems: extraSensitiveQueryItems))
     }
 
-    // Inlined into its protocol witness, which the pipeline calls: one async frame per request
-    // instead of two.
-    /// Logs around the rest of the pipeline.
-    @inline(__always)
-    public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
-        guard logger.logLevel <= .debug else { return try await next(request) }
-        let secrets = request.options.secretFields.isEmpty ? secretFields : secretFields.union(request.options.secretFields)
-        let target = "\(request.head.scheme ?? "")://\(HTTPRedaction.authority(request.head.authority ?? ""))\(QueryItems.redacting(secrets.queryItemNames, in: request.head.path ?? "/"))"
-        var metadata: Logger.Metadata = ["method": "\(request.head.method)", "url": "\(target)", "bytes": "\(request.body.count)"]
+    /// Logs the request.
+    public func willSend(_ request: AuthRequest) {
+        guard logger.logLevel <= .debug else { return }
+        let secrets = secrets(of: request)
+        var metadata: Logger.Metadata = ["method": "\(request.head.method)", "url": "\(target(of: request, secrets))", "bytes": "\(request.body.count)"]
         if logger.logLevel <= .trace { metadata["headers"] = Self.redacted(request.head.headerFields, secrets) }
         logger.debug("request", metadata: metadata)
-        do {
-            let response = try await next(request)
-            var responseMetadata: Logger.Metadata = ["url": "\(target)", "status": "\(response.status.code)", "bytes": "\(response.body.count)"]
-            if logger.logLevel <= .trace { responseMetadata["headers"] = Self.redacted(response.head.headerFields, secrets) }
-            logger.debug("response", metadata: responseMetadata)
-            return response
-        } catch {
-            logger.debug("request failed", metadata: ["url": "\(target)", "error": "\(error)"])
-            throw error
-        }
+    }
+
+    /// Logs the response.
+    public func didReceive(_ response: AuthResponse, for request: AuthRequest) {
+        guard logger.logLevel <= .debug else { return }
+        let secrets = secrets(of: request)
+        var metadata: Logger.Metadata = ["url": "\(target(of: request, secrets))", "status": "\(response.status.code)", "bytes": "\(response.body.count)"]
+        if logger.logLevel <= .trace { metadata["headers"] = Self.redacted(response.head.headerFields, secrets) }
+        logger.debug("response", metadata: metadata)
+    }
+
+    /// Logs the failure.
+    public func didFail(_ error: any Error, for request: AuthRequest) {
+        guard logger.logLevel <= .debug else { return }
+        logger.debug("request failed", metadata: ["url": "\(target(of: request, secrets(of: request)))", "error": "\(error)"])
+    }
+
+    private func secrets(of request: AuthRequest) -> SecretFields {
+        request.options.secretFields.isEmpty ? secretFields : secretFields.union(request.options.secretFields)
+    }
+
+    /// The request's URL with its authority's user information and secret query values redacted.
+    private func target(of request: AuthRequest, _ secrets: SecretFields) -> String {
+        "\(request.head.scheme ?? "")://\(HTTPRedaction.authority(request.head.authority ?? ""))\(QueryItems.redacting(secrets.queryItemNames, in: request.head.path ?? "/"))"
     }
 
     private static func redacted(_ fields: HTTPFields, _ secrets: SecretFields) -> Logger.MetadataValue {

@@ -5,7 +5,7 @@ import HTTPTypes
 /// `Retry-After`, and responses whose `X-RateLimit-Remaining` is 0.
 ///
 /// It only observes; the retry middleware does the waiting.
-public struct RateLimitObserver: Middleware {
+public struct RateLimitObserver: ObservingMiddleware {
     private let events: AuthEvents
     private let account: AccountKey?
     private let clock: any AuthClock
@@ -17,18 +17,14 @@ public struct RateLimitObserver: Middleware {
         self.clock = clock
     }
 
-    // Inlined into its protocol witness, which the pipeline calls: one async frame per request
-    // instead of two.
-    /// Passes the request on and inspects the response.
-    @inline(__always)
-    public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
-        let response = try await next(request)
+    /// Reports the response's rate-limit signal, if it has one.
+    public func didReceive(_ response: AuthResponse, for request: AuthRequest) {
         let status = response.status.code
         let remaining = response.headerValue(Self.remaining).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        guard status == 429 || status == 503 || remaining == 0 else { return response }
+        guard status == 429 || status == 503 || remaining == 0 else { return }
         let fields = response.head.headerFields
         let retryAfter = fields.value(.retryAfter).flatMap { RetryAfter.seconds($0, now: clock.now()) }
-        guard status != 503 || retryAfter != nil || remaining == 0 else { return response }
+        guard status != 503 || retryAfter != nil || remaining == 0 else { return }
         let reset = fields[Self.reset].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0.isFinite && abs($0) < 1e12 ? $0 : nil }.map { value in
             // Either seconds from now or a Unix time, as servers differ.
             value > 1_000_000_000 ? Date(timeIntervalSince1970: value) : clock.now().addingTimeInterval(value)
@@ -38,7 +34,6 @@ public struct RateLimitObserver: Middleware {
             limit: fields[Self.limit].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) },
             remaining: remaining, reset: reset, retryAfter: retryAfter
         )))
-        return response
     }
 
     static let limit = HTTPField.Name("X-RateLimit-Limit")!

@@ -181,11 +181,11 @@ public actor AccountSession<Strategy: AuthStrategy> {
     /// - Throws: `AuthError` `.reauthenticationRequired` (fast, after a failure for good),
     ///   `.notSignedIn`, `.excessiveRenewal`, `.storage`, or a renewal error.
     public nonisolated func credentialForRequest() async throws -> Strategy.Value {
-        if let ready = readyCredential() { return ready.credential }
+        if let ready = readyCredential(at: clock.now()) { return ready.credential }
         return try await pendingCredential()
     }
 
-    /// The credential for a request that ``readyCredential()`` found nothing for: the renewal
+    /// The credential for a request that ``readyCredential(at:)`` found nothing for: the renewal
     /// in flight, read without entering the actor, or what the actor plans.
     nonisolated func pendingCredential() async throws -> Strategy.Value {
         if let renewal = shared.withLock({ $0.renewal }) { return try await renewal.value }
@@ -199,16 +199,17 @@ public actor AccountSession<Strategy: AuthStrategy> {
         Published(try await pendingCredential())
     }
 
-    /// The loaded credential when it can be used as it is (not due for renewal, no renewal in
-    /// flight, no failure recorded), read without entering the actor; nil otherwise.
+    /// The loaded credential when it can be used as it is at `now` by the client's clock (not due
+    /// for renewal, no renewal in flight, no failure recorded), read without entering the actor;
+    /// nil otherwise.
     ///
     /// Specialized for ``BearerStrategy``: requests reach this through `any Middleware`, so it
     /// runs as unspecialized generic code that would look up type metadata on every call.
     @_specialize(where Strategy == BearerStrategy)
-    nonisolated func readyCredential() -> Published? {
+    nonisolated func readyCredential(at now: Date) -> Published? {
         shared.withLock { state in
             guard let ready = state.ready,
-                  !strategy.needsRenewal(ready.credential, now: clock.now().addingTimeInterval(state.skew), leeway: ready.leeway) else { return nil }
+                  !strategy.needsRenewal(ready.credential, now: now.addingTimeInterval(state.skew), leeway: ready.leeway) else { return nil }
             return ready
         }
     }

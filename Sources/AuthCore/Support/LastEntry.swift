@@ -4,19 +4,22 @@ import Synchronization
 /// and again for the same endpoint (a request's head, the URL a transport sends to, an
 /// allowed-host answer), kept for the last key asked about.
 ///
-/// A value that is replaced is freed after the lock, not under it. Compare string keys with
-/// ``sameBytes(_:_:)``.
-package final class LastEntry<Entry: Sendable>: Sendable {
-    private let last = Mutex<Entry?>(nil)
+/// Entries are immutable objects, matched outside the lock; a value that is replaced is freed
+/// after the lock, not under it. Compare string keys with ``sameBytes(_:_:)``.
+///
+/// The lock holds `AnyObject?`, a type the compiler knows, so that a cache in another module (the
+/// transport's), which runs this generic code unspecialized, asks the runtime for no metadata:
+/// `Mutex<Entry?>` cost two such lookups a request there, about 600 instructions.
+package final class LastEntry<Entry: AnyObject & Sendable>: Sendable {
+    private let last = Mutex<AnyObject?>(nil)
 
     package init() {}
 
     /// The kept value, when `matches` it.
     package func value(where matches: (Entry) -> Bool) -> Entry? {
-        last.withLock { entry in
-            guard let entry, matches(entry) else { return nil }
-            return entry
-        }
+        guard let kept = last.withLock({ $0 }) else { return nil }
+        let entry = unsafeDowncast(kept, to: Entry.self)
+        return matches(entry) ? entry : nil
     }
 
     /// Keeps `entry` in place of the one kept before.

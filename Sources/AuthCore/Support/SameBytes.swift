@@ -4,16 +4,30 @@ import Foundation
 ///
 /// What a cache keyed by strings compares: `==` also takes canonically equivalent strings as
 /// equal (`K` and a Kelvin sign, `;` and a Greek question mark), which a parser that reads bytes
-/// tells apart, so an answer kept for one must not be given for the other. One `memcmp` of the
-/// strings' contiguous bytes (`elementsEqual`, even over buffers, costs about 20 instructions a
-/// byte).
+/// tells apart, so an answer kept for one must not be given for the other.
+///
+/// Two copies of one string (a cache's key and the request it was made from) have the same
+/// representation, the same small-string bytes or the same storage, and are the same bytes
+/// without reading them. Other strings are compared by one `memcmp` of their contiguous bytes
+/// (`elementsEqual`, even over buffers, costs about 20 instructions a byte).
 package func sameBytes(_ a: String?, _ b: String?) -> Bool {
-    guard var a, var b else { return a == nil && b == nil }
+    guard let a, let b else { return a == nil && b == nil }
+    if sameRepresentation(a, b) { return true }
     guard a.utf8.count == b.utf8.count else { return false }
-    return a.withUTF8 { a in
-        b.withUTF8 { b in
-            guard let x = a.baseAddress, let y = b.baseAddress else { return true }
-            return memcmp(x, y, a.count) == 0
+    var x = a
+    var y = b
+    return x.withUTF8 { x in
+        y.withUTF8 { y in
+            guard let start = x.baseAddress, let other = y.baseAddress else { return true }
+            return memcmp(start, other, x.count) == 0
         }
+    }
+}
+
+/// Whether two strings are one value: equal representations are equal bytes (a small string's
+/// bytes are its representation; a large one's storage is immutable while shared).
+private func sameRepresentation(_ a: String, _ b: String) -> Bool {
+    withUnsafeBytes(of: a) { a in
+        withUnsafeBytes(of: b) { b in memcmp(a.baseAddress!, b.baseAddress!, MemoryLayout<String>.size) == 0 }
     }
 }

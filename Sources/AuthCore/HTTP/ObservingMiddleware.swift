@@ -1,0 +1,52 @@
+/// A middleware that only looks: it sees each request on its way out and each response or failure
+/// on its way back, and changes, repeats and answers nothing (a log, a metric, a rate-limit
+/// signal).
+///
+/// A client calls these hooks from the step before the observer, as plain synchronous calls, so
+/// an observer costs the pipeline no async frame of its own: ``AuthClient`` does not call its
+/// `intercept`. Calling the middleware by hand (`intercept(_:next:)`) runs the same hooks around
+/// `next`.
+///
+/// ```swift
+/// struct StatusLog: ObservingMiddleware {
+///     let logger: Logger
+///     func didReceive(_ response: AuthResponse, for request: AuthRequest) {
+///         logger.info("\(request.head.method) \(request.head.path ?? "/"): \(response.status.code)")
+///     }
+/// }
+/// ```
+///
+/// The hooks see what the middleware would in `intercept`: the request as the middleware before
+/// passed it on, and the response as the rest of the pipeline returned it; an observer inside a
+/// retry sees every attempt. Keep them short and free of blocking work: they run on the request's
+/// way, on the caller's executor.
+public protocol ObservingMiddleware: Middleware {
+    /// Called with each request before the rest of the pipeline gets it.
+    func willSend(_ request: AuthRequest)
+    /// Called with each response the rest of the pipeline returns for `request`.
+    func didReceive(_ response: AuthResponse, for request: AuthRequest)
+    /// Called with each error the rest of the pipeline throws for `request`.
+    func didFail(_ error: any Error, for request: AuthRequest)
+}
+
+extension ObservingMiddleware {
+    /// Does nothing.
+    public func willSend(_ request: AuthRequest) {}
+    /// Does nothing.
+    public func didReceive(_ response: AuthResponse, for request: AuthRequest) {}
+    /// Does nothing.
+    public func didFail(_ error: any Error, for request: AuthRequest) {}
+
+    /// Runs the hooks around `next`, as a client does.
+    public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
+        willSend(request)
+        do {
+            let response = try await next(request)
+            didReceive(response, for: request)
+            return response
+        } catch {
+            didFail(error, for: request)
+            throw error
+        }
+    }
+}

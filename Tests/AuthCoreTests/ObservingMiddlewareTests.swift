@@ -1,0 +1,119 @@
+import AuthCore
+import AuthTesting
+import Foundation
+import HTTPTypes
+import Testing
+
+/// Observers get no link of their own: the step before calls their hooks. What they see, and when,
+/// must be what their own `intercept` would see in the pipeline's place.
+@Suite struct ObservingMiddlewareTests {
+    typealias Trace = PipelineTests.Trace
+    static let tag = PipelineTests.tag
+
+    /// Records each hook with the request's `X-Trace` and the response's.
+    struct Watcher: ObservingMiddleware {
+        let name: String
+        let trace: Trace
+
+        func willSend(_ request: AuthRequest) {
+            trace.record("\(name) sees \(request.head.headerFields[tag] ?? "")")
+        }
+        func didReceive(_ response: AuthResponse, for request: AuthRequest) {
+            trace.record("\(name) got \(response.status.code) \(response.headerValue(tag) ?? "") for \(request.head.headerFields[tag] ?? "")")
+        }
+        func didFail(_ error: any Error, for request: AuthRequest) {
+            trace.record("\(name) failed: \(error)")
+        }
+    }
+
+    /// A middleware that tags the request on its way out and the response on its way back.
+    static func tagging(_ name: String) -> ClosureMiddleware {
+        ClosureMiddleware { request, next in
+            var request = request
+            request.head.headerFields[tag] = (request.head.headerFields[tag].map { $0 + "," } ?? "") + name
+            var response = try await next(request)
+            var head = response.head
+            head.headerFields[tag] = (head.headerFields[tag].map { $0 + "," } ?? "") + name
+            response.head = head
+            return response
+        }
+    }
+
+    /// The same observer run by its own `intercept`, as a middleware the pipeline cannot fold.
+    static func unfolded(_ observer: Watcher) -> ClosureMiddleware {
+        ClosureMiddleware { request, next in try await observer.intercept(request, next: next) }
+    }
+
+    static func transport(_ trace: Trace, failing: Bool = false) -> ClosureTransport {
+        ClosureTransport { request in
+            trace.record("transport \(request.head.headerFields[tag] ?? "")")
+            if failing { throw AuthError.transport("the connection was refused") }
+            return AuthResponse(status: .ok)
+        }
+    }
+
+    /// Observers first, between, and last: each pipeline against the same one with every observer
+    /// run through its own `intercept`.
+    @Test(arguments: [
+        ["o1", "a", "o2", "o3", "b", "o4"],
+        ["a", "b"],
+        ["o1", "o2"],
+        ["a", "o1"],
+        ["o1", "a"],
+    ])
+    func observersSeeWhatTheirOwnInterceptWould(_ layout: [String]) async throws {
+        for failing in [false, true] {
+            let folded = Trace()
+            let unfolded = Trace()
+            func middlewares(_ trace: Trace, fold: Bool) -> [any Middleware] {
+                layout.map { name in
+                    guard name.hasPrefix("o") else { return Self.tagging(name) }
+                    let watcher = Watcher(name: name, trace: trace)
+                    return fold ? watcher : Self.unfolded(watcher)
+                }
+            }
+            let client = AuthClient(transport: Self.transport(folded, failing: failing), middlewares: middlewares(folded, fold: true))
+            let reference = AuthClient(transport: Self.transport(unfolded, failing: failing), middlewares: middlewares(unfolded, fold: false))
+            let url = URL(string: "https://api.example.com/v1/items")!
+            let answer = try? await client.send(.get, url)
+            let expected = try? await reference.send(.get, url)
+            #expect(answer?.status == expected?.status)
+            #expect(folded.all == unfolded.all)
+            #expect(folded.all.count == layout.count(where: { $0.hasPrefix("o") }) * 2 + 1)
+        }
+    }
+
+    @Test func theOrderIsNestingOrder() async throws {
+        let trace = Trace()
+        let client = AuthClient(transport: Self.transport(trace), middlewares: [
+            Watcher(name: "o1", trace: trace), Self.tagging("a"), Watcher(name: "o2", trace: trace),
+            Watcher(name: "o3", trace: trace), Self.tagging("b"),
+        ])
+        _ = try await client.send(.get, URL(string: "https://api.example.com/")!)
+        #expect(trace.all == [
+            "o1 sees ", "o2 sees a", "o3 sees a", "transport a,b",
+            "o3 got 200 b for a", "o2 got 200 b for a", "o1 got 200 b,a for ",
+        ])
+    }
+
+    @Test func anObserverInsideARetrySeesEveryAttempt() async throws {
+        let trace = Trace()
+        let statuses = RetryMiddlewareTests.Script([AuthResponse(status: .serviceUnavailable)])
+        let client = AuthClient(transport: statuses.transport, middlewares: [
+            RetryMiddleware(clock: ManualClock(), random: { 0 }), Watcher(name: "o", trace: trace),
+        ])
+        let response = try await client.send(.get, URL(string: "https://api.example.com/")!)
+        #expect(response.status == .ok)
+        #expect(trace.all == ["o sees ", "o got 503  for ", "o sees ", "o got 200  for "])
+    }
+
+    @Test func aFailureReachesEveryObserverInnermostFirstAndIsThrown() async throws {
+        let trace = Trace()
+        let client = AuthClient(transport: Self.transport(trace, failing: true), middlewares: [
+            Watcher(name: "o1", trace: trace), Watcher(name: "o2", trace: trace),
+        ])
+        await #expect(throws: AuthError.self) { try await client.send(.get, URL(string: "https://api.example.com/")!) }
+        #expect(trace.all.count == 5)
+        #expect(trace.all[3].hasPrefix("o2 failed") && trace.all[4].hasPrefix("o1 failed"))
+    }
+}
