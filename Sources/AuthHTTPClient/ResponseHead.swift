@@ -57,7 +57,7 @@ struct ResponseHead: ResponseHeadSource {
         let canonical = name.canonicalName
         switch canonical.utf8.count {
         case 4 where canonical == "date": found = date
-        case 21 where sameBytes(canonical, "x-ratelimit-remaining"): found = remaining
+        case 21 where sameBytes(canonical, HTTPField.Name.rateLimitRemaining.canonicalName): found = remaining
         default: found = .several
         }
         switch found {
@@ -84,6 +84,11 @@ struct ResponseHead: ResponseHeadSource {
     /// Whether `raw` names the field whose canonical name is `canonical`.
     private static func isName(_ raw: String, _ canonical: String) -> Bool {
         guard raw.utf8.count == canonical.utf8.count else { return false }
+        // Native and small strings lend their bytes without a copy of the string.
+        let compared = raw.utf8.withContiguousStorageIfAvailable { raw in
+            canonical.utf8.withContiguousStorageIfAvailable { ResponseFieldNames.isName(raw, canonical: $0) }
+        }
+        if let compared = compared ?? nil { return compared }
         var raw = raw
         var canonical = canonical
         return raw.withUTF8 { raw in canonical.withUTF8 { ResponseFieldNames.isName(raw, canonical: $0) } }

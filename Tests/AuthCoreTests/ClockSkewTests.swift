@@ -1,6 +1,7 @@
 import AuthCore
 import AuthTesting
 import Foundation
+import HTTPTypes
 import Testing
 
 /// The skew estimate from a response's `Date`: the server's clock read that second at some
@@ -63,5 +64,28 @@ import Testing
     @Test func lessThanTheThresholdEitherWayIsNoSkew() {
         #expect(Self.estimate(skew: 1.5, took: 0.1) == 0)
         #expect(Self.estimate(skew: -1.5, took: 0.1) == 0)
+    }
+
+    /// A request that waited for a renewal is sent when the renewal is done: its sending time,
+    /// which bounds the skew, is read then. Read before the wait (a minute here), a server 30 s
+    /// behind would look anywhere from 30 s behind to 31 s ahead, and no skew would be taken.
+    @Test func aRequestThatWaitedForARenewalCountsFromItsSending() async throws {
+        let clock = ManualClock(start: Date(timeIntervalSince1970: 1_767_225_600.7))
+        let strategy = BearerStrategy(allowedHosts: AllowedHosts(["example.com"])) { _ in
+            clock.advance(by: 60)
+            return BearerTokenSet(accessToken: "fresh", expiresAt: clock.now().addingTimeInterval(3_600))
+        }
+        let session = AccountSession(
+            account: AccountKey(namespace: "t", account: "a"), strategy: strategy,
+            vault: CredentialVault(store: InMemoryCredentialStore()), policy: RenewalPolicy(), clock: clock)
+        try await session.signIn(BearerTokenSet(accessToken: "old", expiresAt: clock.now().addingTimeInterval(-10)))
+        // A server 30 s behind, answering at once.
+        let transport = ClosureTransport { _ in
+            AuthResponse(head: HTTPResponse(status: .ok, headerFields: [.date: HTTPDate.format(clock.now().addingTimeInterval(-30))]))
+        }
+        let client = AuthClient(transport: transport, middlewares: [AuthenticationMiddleware(session: session)])
+        let response = try await client.send(.get, URL(string: "https://example.com/")!)
+        #expect(response.status == .ok)
+        #expect(session.clockSkew > -30 && session.clockSkew <= -29)
     }
 }

@@ -116,4 +116,49 @@ import Testing
         #expect(trace.all.count == 5)
         #expect(trace.all[3].hasPrefix("o2 failed") && trace.all[4].hasPrefix("o1 failed"))
     }
+
+    /// An observer inside a timeout sees the cancelled attempt fail; one outside sees the timeout.
+    @Test func aTimeoutReachesTheObserversOnBothSidesAsEachSeesIt() async throws {
+        let trace = Trace()
+        let hanging = ClosureTransport { _ in
+            try await Task.sleep(for: .seconds(60))
+            return AuthResponse(status: .ok)
+        }
+        let client = AuthClient(transport: hanging, middlewares: [
+            Watcher(name: "outer", trace: trace), TimeoutMiddleware(timeout: .milliseconds(50)), Watcher(name: "inner", trace: trace),
+        ])
+        await #expect(throws: AuthError.self) { try await client.send(.get, URL(string: "https://api.example.com/")!) }
+        let failures = trace.all.filter { $0.contains("failed") }
+        #expect(failures.count == 2)
+        #expect(failures.first == "inner failed: CancellationError()")
+        #expect(failures.last?.hasPrefix("outer failed: ") == true && failures.last?.contains("timeout") == true)
+    }
+
+    /// Called by hand, with the rest of the pipeline as a closure, an observer runs its hooks.
+    @Test func anObserverCalledByHandRunsItsHooks() async throws {
+        let trace = Trace()
+        let watcher = Watcher(name: "o", trace: trace)
+        let request = try AuthRequest(method: .get, url: URL(string: "https://api.example.com/")!)
+        let response = try await watcher.intercept(request) { _ in AuthResponse(status: .accepted) }
+        #expect(response.status == .accepted)
+        #expect(trace.all == ["o sees ", "o got 202  for "])
+    }
+
+    /// A client calls an observer's hooks, never an `intercept` of its own (which the documentation
+    /// says not to write): the hooks ran, and the request went on unchanged.
+    @Test func aClientCallsTheHooksNotAnInterceptOfTheObserversOwn() async throws {
+        struct Meddler: ObservingMiddleware {
+            let trace: Trace
+            func willSend(_ request: AuthRequest) { trace.record("hook") }
+            nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
+                trace.record("intercept")
+                return AuthResponse(status: .forbidden)
+            }
+        }
+        let trace = Trace()
+        let client = AuthClient(transport: Self.transport(trace), middlewares: [Meddler(trace: trace)])
+        let response = try await client.send(.get, URL(string: "https://api.example.com/")!)
+        #expect(response.status == .ok)
+        #expect(trace.all == ["hook", "transport "])
+    }
 }

@@ -90,6 +90,19 @@ import Testing
         #expect(script.count == 4)
     }
 
+    /// Whatever statuses a policy names, each one (and only those) is retried: the lowest and the
+    /// highest of the set, one between, and none for an empty set.
+    @Test(arguments: [[202, 409, 599], [], [503]])
+    func exactlyThePolicysStatusesAreRetried(_ statuses: Set<Int>) async throws {
+        for code in [200, 202, 204, 408, 409, 500, 503, 599] {
+            let script = Script([AuthResponse(status: HTTPResponse.Status(code: code))])
+            let response = try await retrying(script, clock: ManualClock(), policy: RetryPolicy(retryableStatuses: statuses)).send(.get, apiURL)
+            let retried = statuses.contains(code)
+            #expect(script.count == (retried ? 2 : 1), "\(code)")
+            #expect(response.status.code == (retried ? 200 : code))
+        }
+    }
+
     @Test func totalTimeBudgetHolds() async throws {
         let clock = ManualClock()
         let script = Script(Array(repeating: AuthResponse(status: .tooManyRequests, headerFields: [.retryAfter: "30"]), count: 10))

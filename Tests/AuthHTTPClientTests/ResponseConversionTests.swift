@@ -132,6 +132,20 @@ import Testing
             }
         }
         #expect(refused > 0)
+        // Two odd bytes in one value: a tab (allowed) with a control byte, DEL or obs-text, in
+        // one word or in two.
+        let odd = ["\t", "\u{1}", "\u{1F}", "\u{7F}", "\u{80}", "é", " "]
+        for first in odd {
+            for second in odd {
+                for (i, j) in [(1, 2), (1, 9), (7, 8), (3, 17), (9, 10)] {
+                    var bytes = Array(repeating: "a", count: 19)
+                    bytes[i] = first
+                    bytes[j] = second
+                    let value = bytes.joined()
+                    #expect(ResponseHead.isLegal(value) == (HTTPField(name: .date, value: value).value == value), "\(Array(value.utf8))")
+                }
+            }
+        }
         #expect(ResponseHead.isLegal("") && ResponseHead.isLegal("Thu, 26 Nov 2026 16:44:01 GMT"))
     }
 }

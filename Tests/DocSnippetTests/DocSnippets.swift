@@ -256,8 +256,8 @@ import Testing
         }
     }
 
-    /// Sources/AuthCore/HTTP/ObservingMiddleware.swift:10
-    static func AuthCore_HTTP_ObservingMiddleware_10() async throws {
+    /// Sources/AuthCore/HTTP/ObservingMiddleware.swift:11
+    static func AuthCore_HTTP_ObservingMiddleware_11() async throws {
         struct StatusLog: ObservingMiddleware {
             let logger: Logger
             func didReceive(_ response: AuthResponse, for request: AuthRequest) {
@@ -1118,8 +1118,8 @@ import Testing
         }
     }
 
-    /// Sources/AuthCore/Documentation.docc/WritingAMiddleware.md:34
-    static func AuthCore_Documentation_docc_WritingAMiddleware_34() async throws {
+    /// Sources/AuthCore/Documentation.docc/WritingAMiddleware.md:35
+    static func AuthCore_Documentation_docc_WritingAMiddleware_35() async throws {
         struct FailureAlarm: ObservingMiddleware {
             let logger: Logger
             func didFail(_ error: any Error, for request: AuthRequest) {
@@ -1128,8 +1128,8 @@ import Testing
         }
     }
 
-    /// Sources/AuthCore/Documentation.docc/WritingAMiddleware.md:57
-    static func AuthCore_Documentation_docc_WritingAMiddleware_57() async throws {
+    /// Sources/AuthCore/Documentation.docc/WritingAMiddleware.md:58
+    static func AuthCore_Documentation_docc_WritingAMiddleware_58() async throws {
         struct TenantKey: Middleware {
             let key: String
             let scope: CredentialScope

@@ -83,11 +83,11 @@ final class PipelineLink: Sendable {
                 observers = []
             }
         }
-        var link = PipelineLink(end: transport, observers: observers)
         guard let first = steps.first else {
             self.init(end: transport, observers: observers)
             return
         }
+        var link = PipelineLink(end: transport, observers: observers)
         for step in steps.dropFirst().reversed() {
             link = PipelineLink(step.middleware, observers: step.observers, then: link)
         }

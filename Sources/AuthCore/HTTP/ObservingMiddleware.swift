@@ -3,9 +3,10 @@
 /// signal).
 ///
 /// A client calls these hooks from the step before the observer, as plain synchronous calls, so
-/// an observer costs the pipeline no async frame of its own: ``AuthClient`` does not call its
-/// `intercept`. Calling the middleware by hand (`intercept(_:next:)`) runs the same hooks around
-/// `next`.
+/// an observer costs the pipeline no async frame of its own. ``AuthClient`` never calls an
+/// observer's `intercept`: do not implement one (a step that must wait, change or answer is a
+/// plain ``Middleware``). The `intercept` this protocol provides runs the same hooks around `next`,
+/// for calling an observer by hand.
 ///
 /// ```swift
 /// struct StatusLog: ObservingMiddleware {

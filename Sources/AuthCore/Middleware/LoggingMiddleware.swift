@@ -9,7 +9,9 @@ public import Logging
 /// and signature headers…), the names given here (a container passes its
 /// `container.markSecret(_:)` names), and the names each request marks (a credential that
 /// writes under a header or query name of its own marks it). Bodies are never logged. Nothing
-/// is formatted when the logger's level is above `debug`.
+/// is formatted when the logger's level is above `debug`. An observer (``ObservingMiddleware``):
+/// each line reads the logger's level when it is due, so a level changed while a request is in
+/// flight may log its response without its request, or the other way round.
 public struct LoggingMiddleware: ObservingMiddleware {
     private let logger: Logger
     private let secretFields: SecretFields

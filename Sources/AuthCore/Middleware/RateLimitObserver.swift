@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTypes
+package import HTTPTypes
 
 /// Turns rate-limit signals into ``AuthEvent/rateLimited(_:)`` events: any 429, a 503 with
 /// `Retry-After`, and responses whose `X-RateLimit-Remaining` is 0.
@@ -20,7 +20,7 @@ public struct RateLimitObserver: ObservingMiddleware {
     /// Reports the response's rate-limit signal, if it has one.
     public func didReceive(_ response: AuthResponse, for request: AuthRequest) {
         let status = response.status.code
-        let remaining = response.headerValue(Self.remaining).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let remaining = response.headerValue(.rateLimitRemaining).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         guard status == 429 || status == 503 || remaining == 0 else { return }
         let fields = response.head.headerFields
         let retryAfter = fields.value(.retryAfter).flatMap { RetryAfter.seconds($0, now: clock.now()) }
@@ -37,6 +37,12 @@ public struct RateLimitObserver: ObservingMiddleware {
     }
 
     static let limit = HTTPField.Name("X-RateLimit-Limit")!
-    static let remaining = HTTPField.Name("X-RateLimit-Remaining")!
     static let reset = HTTPField.Name("X-RateLimit-Reset")!
+}
+
+extension HTTPField.Name {
+    /// `X-RateLimit-Remaining`, one value for every reader: a transport that finds the field as
+    /// the response comes (``ResponseHeadSource``) tells it from other names by its identity
+    /// before its bytes.
+    package static let rateLimitRemaining = HTTPField.Name("X-RateLimit-Remaining")!
 }

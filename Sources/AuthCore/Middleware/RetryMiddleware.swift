@@ -13,6 +13,9 @@ public struct RetryMiddleware: Middleware {
     public let policy: RetryPolicy
     private let clock: any AuthClock
     private let random: @Sendable () -> Double
+    /// The policy's lowest retryable status: a response below it (a 200, most of them) is
+    /// returned without hashing its status into the policy's set.
+    private let lowestRetryable: Int
 
     /// Creates the middleware.
     /// - Parameters:
@@ -23,6 +26,7 @@ public struct RetryMiddleware: Middleware {
         self.policy = policy
         self.clock = clock
         self.random = random
+        self.lowestRetryable = policy.retryableStatuses.min() ?? .max
     }
 
     // Inlined into its protocol witness, which the pipeline calls: one async frame per request
@@ -37,7 +41,8 @@ public struct RetryMiddleware: Middleware {
             let delay: Duration
             do {
                 let response = try await next(request)
-                guard policy.retryableStatuses.contains(response.status.code), attempt < policy.maxAttempts else { return response }
+                let status = response.status.code
+                guard status >= lowestRetryable, policy.retryableStatuses.contains(status), attempt < policy.maxAttempts else { return response }
                 delay = waitTime(for: response, attempt: attempt)
                 guard fitsBudget(start: start, delay: delay) else { return response }
             } catch let error as AuthError where error.code == .transport && policy.retryTransportErrors && attempt < policy.maxAttempts {

@@ -5,7 +5,9 @@ import Synchronization
 /// allowed-host answer), kept for the last key asked about.
 ///
 /// Entries are immutable objects, matched outside the lock; a value that is replaced is freed
-/// after the lock, not under it. Compare string keys with ``sameBytes(_:_:)``.
+/// after the lock, not under it. A miss allocates the new entry (a client alternating between
+/// two endpoints pays one allocation a request per cache). Compare string keys with
+/// ``sameBytes(_:_:)``.
 ///
 /// The lock holds `AnyObject?`, a type the compiler knows, so that a cache in another module (the
 /// transport's), which runs this generic code unspecialized, asks the runtime for no metadata:

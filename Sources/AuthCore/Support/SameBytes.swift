@@ -13,15 +13,14 @@ import Foundation
 package func sameBytes(_ a: String?, _ b: String?) -> Bool {
     guard let a, let b else { return a == nil && b == nil }
     if sameRepresentation(a, b) { return true }
-    guard a.utf8.count == b.utf8.count else { return false }
-    var x = a
-    var y = b
-    return x.withUTF8 { x in
-        y.withUTF8 { y in
-            guard let start = x.baseAddress, let other = y.baseAddress else { return true }
-            return memcmp(start, other, x.count) == 0
-        }
+    let count = a.utf8.count
+    guard count == b.utf8.count else { return false }
+    guard count > 0 else { return true }
+    // Native and small strings lend their bytes as they are; others are compared as sequences.
+    let compared = a.utf8.withContiguousStorageIfAvailable { x in
+        b.utf8.withContiguousStorageIfAvailable { y in memcmp(x.baseAddress!, y.baseAddress!, count) == 0 }
     }
+    return (compared ?? nil) ?? a.utf8.elementsEqual(b.utf8)
 }
 
 /// Whether two strings are one value: equal representations are equal bytes (a small string's
