@@ -45,13 +45,17 @@ public enum Paired {
         let baselineStart = wall()
         try baseline()
         let baselineTime = wall() - baselineStart
+        // The subject's clocks start after `startMeasurement()` and stop before
+        // `stopMeasurement()`, whose reading of the benchmark's own metrics (the allocator's
+        // statistics, the process's CPU time) the baseline does not pay either.
+        benchmark.startMeasurement()
         let cpuStart = CPUTime.now()
         let subjectStart = wall()
-        benchmark.startMeasurement()
         try subject()
-        benchmark.stopMeasurement()
         let subjectTime = wall() - subjectStart
-        record(benchmark, subject: subjectTime, baseline: baselineTime, cpu: CPUTime.now() - cpuStart, denominator: denominator)
+        let cpu = CPUTime.now() - cpuStart
+        benchmark.stopMeasurement()
+        record(benchmark, subject: subjectTime, baseline: baselineTime, cpu: cpu, denominator: denominator)
     }
 
     /// The async form of ``measure(_:baseline:subject:denominator:)-(_,()->Void,()->Void,_)``.
@@ -64,12 +68,16 @@ public enum Paired {
         let baselineStart = wall()
         try await baseline()
         let baselineTime = wall() - baselineStart
+        // The subject's clocks start after `startMeasurement()` and stop before
+        // `stopMeasurement()`, whose reading of the benchmark's own metrics (the allocator's
+        // statistics, the process's CPU time) the baseline does not pay either.
+        benchmark.startMeasurement()
         let cpuStart = CPUTime.now()
         let subjectStart = wall()
-        benchmark.startMeasurement()
         try await subject()
-        benchmark.stopMeasurement()
         let subjectTime = wall() - subjectStart
-        record(benchmark, subject: subjectTime, baseline: baselineTime, cpu: CPUTime.now() - cpuStart, denominator: denominator)
+        let cpu = CPUTime.now() - cpuStart
+        benchmark.stopMeasurement()
+        record(benchmark, subject: subjectTime, baseline: baselineTime, cpu: cpu, denominator: denominator)
     }
 }

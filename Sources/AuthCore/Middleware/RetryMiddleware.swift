@@ -69,11 +69,10 @@ public struct RetryMiddleware: Middleware {
 
     /// Whether the request may be sent more than once.
     static func mayRetry(_ request: AuthRequest) -> Bool {
-        if request.options.retryNonIdempotent { return true }
-        if request.head.headerFields.contains(idempotencyKey) { return true }
+        // The method first: most requests are GETs, which need neither of the other checks.
         switch request.head.method {
         case .get, .head, .options, .trace, .put, .delete: return true
-        default: return false
+        default: return request.options.retryNonIdempotent || request.head.headerFields.contains(idempotencyKey)
         }
     }
 }

@@ -40,7 +40,9 @@ extension AccountSession {
     /// is checked against one response of each server second.
     public nonisolated func observeServerDateField(_ value: String, sentAt sent: Date) {
         let isNew = lastDateField.withLock { last in
-            guard last != value else { return false }
+            // Byte for byte: the same second's value arrives in new storage with each response,
+            // where `!=` would take Swift's slower path for equal strings.
+            guard !sameBytes(last, value) else { return false }
             last = value
             return true
         }
