@@ -26,8 +26,8 @@ final class Fixture: Sendable {
         clients = try await EndToEndClients(port: port)
         // Connections opened and every path warmed before the first measured batch.
         for _ in 0..<64 {
-            _ = try await clients.sendRaw()
             _ = try await clients.sendAuthKit()
+            _ = try await clients.sendRaw()
         }
     }
 
