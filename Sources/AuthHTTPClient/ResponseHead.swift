@@ -98,20 +98,28 @@ struct ResponseHead: ResponseHeadSource {
     /// spaces and tabs, but neither first nor last.
     ///
     /// Eight bytes at a time while no byte of a word is a control byte: a `Date` value costs
-    /// about 60 instructions instead of 250.
+    /// about 170 instructions instead of 300.
     static func isLegal(_ value: String) -> Bool {
+        // Native and small strings lend their bytes without a copy of the string.
+        if let legal = value.utf8.withContiguousStorageIfAvailable(isLegal) { return legal }
         var value = value
-        return value.withUTF8 { bytes in
-            guard let first = bytes.first, let last = bytes.last else { return true }
-            guard first != 0x20, first != 0x09, last != 0x20, last != 0x09 else { return false }
-            let raw = UnsafeRawBufferPointer(bytes)
-            var start = 0
-            while start + 8 <= raw.count, !holdsControlByte(raw.loadUnaligned(fromByteOffset: start, as: UInt64.self)) {
-                start += 8
-            }
-            for byte in bytes[start...] where byte < 0x20 && byte != 0x09 || byte == 0x7F { return false }
-            return true
+        return value.withUTF8(isLegal)
+    }
+
+    private static func isLegal(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first, let last = bytes.last else { return true }
+        guard first != 0x20, first != 0x09, last != 0x20, last != 0x09 else { return false }
+        let raw = UnsafeRawBufferPointer(bytes)
+        var index = 0
+        while index + 8 <= raw.count, !holdsControlByte(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+            index += 8
         }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x20 && byte != 0x09 || byte == 0x7F { return false }
+            index += 1
+        }
+        return true
     }
 
     /// Whether one of the word's bytes is below 0x20 or is 0x7F (exact: the borrow trick finds

@@ -13,9 +13,9 @@ public struct AuthClient: Sendable {
     /// The middlewares, outermost first.
     public let middlewares: [any Middleware]
     /// The middlewares linked once, here, rather than on every request.
-    private let pipeline: PipelineLink
+    @usableFromInline let pipeline: PipelineLink
     /// The head of the request last made from a URL.
-    private let recent = RecentRequestHead()
+    @usableFromInline let recent = RecentRequestHead()
 
     /// Creates a client.
     public init(transport: any Transport, middlewares: [any Middleware] = []) {
@@ -28,15 +28,15 @@ public struct AuthClient: Sendable {
     ///
     /// The pipeline runs on the caller's executor until something in it suspends (see
     /// ``Middleware``).
-    // This and `send(_:_:…)` are inlined into their callers in this module (`json`,
-    // `AccountClient`): a function of their own would be one more async frame per request.
-    @inline(__always)
+    // This and `send(_:_:…)` are inlined into their callers, the caller's own code included: a
+    // function of their own would be one more async frame per request.
+    @inlinable @inline(__always)
     public nonisolated(nonsending) func send(_ request: AuthRequest) async throws -> AuthResponse {
         try await pipeline.send(request)
     }
 
     /// Sends a request built from its parts.
-    @inline(__always)
+    @inlinable @inline(__always)
     public nonisolated(nonsending) func send(_ method: HTTPRequest.Method, _ url: URL, headerFields: HTTPFields = HTTPFields(), body: Data = Data(), options: RequestOptions = .init()) async throws -> AuthResponse {
         try await send(recent.request(method, url, headerFields: headerFields, body: body, options: options))
     }

@@ -1,5 +1,5 @@
-import Foundation
-import HTTPTypes
+public import Foundation
+public import HTTPTypes
 
 /// The head of the request a client last made from a URL, reused while requests are made from
 /// the same URL string (byte for byte) and method: a client that sends `send(.get, url)` in a
@@ -10,6 +10,7 @@ import HTTPTypes
 /// The head is a value: each request gets its own copy, with its own header fields, body and
 /// options, exactly the request ``AuthRequest/init(method:url:headerFields:body:options:)``
 /// makes (which reads nothing of the URL but its string).
+@usableFromInline
 final class RecentRequestHead: Sendable {
     private final class Entry: Sendable {
         /// The URL's string, which the head was read from.
@@ -27,6 +28,7 @@ final class RecentRequestHead: Sendable {
 
     /// The request ``AuthRequest/init(method:url:headerFields:body:options:)`` makes.
     /// - Throws: What that initializer throws.
+    @usableFromInline
     func request(_ method: HTTPRequest.Method, _ url: URL, headerFields: HTTPFields, body: Data, options: RequestOptions) throws -> AuthRequest {
         let text = url.absoluteString
         if let recent = last.value(where: { sameBytes($0.url, text) && $0.head.method == method }) {
