@@ -140,9 +140,10 @@ public final class HTTPClientTransport: Transport {
     ///   `.transport` when the request cannot be sent or the response cannot be read;
     ///   `CancellationError` when the task is cancelled.
     // Inlined into its protocol witness, which the pipeline calls: one async frame per request
-    // instead of two. Not `nonisolated(nonsending)`: it copies the request's and the response's
-    // bodies, work that stays off a caller's executor (the main actor's, say).
+    // instead of two. `@concurrent`, not `nonisolated(nonsending)`: it copies the request's and
+    // the response's bodies, work that stays off a caller's executor (the main actor's, say).
     @inline(__always)
+    @concurrent
     public func send(_ request: AuthRequest) async throws -> AuthResponse {
         let outgoing = try Self.outgoing(request, url: sentTarget.url(for: request))
         do {

@@ -30,7 +30,7 @@ struct ResponseHead: ResponseHeadSource {
         for header in headers {
             switch header.name.utf8.count {
             case 4 where Self.isName(header.name, "date"): date.add(header.value)
-            case 21 where Self.isName(header.name, "x-ratelimit-remaining"): remaining.add(header.value)
+            case 21 where Self.isName(header.name, HTTPField.Name.rateLimitRemaining.canonicalName): remaining.add(header.value)
             default: continue
             }
         }

@@ -70,8 +70,14 @@ public final class EndToEndClients: Sendable {
     }
 
     public func shutdown() async throws {
-        // A transport over `raw` leaves it to its owner, so this order shuts each down once.
-        try await transport.shutdown()
+        // A transport over `raw` leaves it to its owner: each is shut down once, `raw` even when
+        // the transport's shutdown fails.
+        do {
+            try await transport.shutdown()
+        } catch {
+            try? await raw.shutdown()
+            throw error
+        }
         try await raw.shutdown()
     }
 }

@@ -11,7 +11,9 @@
 /// they are, and return the status, header fields and whole body. Report connection failures
 /// as `AuthError.transport(_:)`. A closure adapter is available as ``ClosureTransport``. `send`
 /// is `nonisolated(nonsending)`, like ``Middleware/intercept(_:next:)``: it starts on the
-/// caller's executor.
+/// caller's executor. A transport that does heavy work of its own (copying large bodies, say)
+/// implements it `@concurrent`, as `HTTPClientTransport` does, so that the work stays off that
+/// executor.
 public protocol Transport: Sendable {
     /// Sends the request and returns the response.
     nonisolated(nonsending) func send(_ request: AuthRequest) async throws -> AuthResponse

@@ -9,7 +9,8 @@ import Foundation
 /// Two copies of one string (a cache's key and the request it was made from) have the same
 /// representation, the same small-string bytes or the same storage, and are the same bytes
 /// without reading them. Other strings are compared by one `memcmp` of their contiguous bytes
-/// (`elementsEqual`, even over buffers, costs about 20 instructions a byte).
+/// (`elementsEqual`, even over buffers, costs about 20 instructions a byte); strings without
+/// contiguous bytes (none on Linux) by `elementsEqual`.
 package func sameBytes(_ a: String?, _ b: String?) -> Bool {
     guard let a, let b else { return a == nil && b == nil }
     if sameRepresentation(a, b) { return true }
