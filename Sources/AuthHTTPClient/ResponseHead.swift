@@ -84,14 +84,7 @@ struct ResponseHead: ResponseHeadSource {
     /// Whether `raw` names the field whose canonical name is `canonical`.
     private static func isName(_ raw: String, _ canonical: String) -> Bool {
         guard raw.utf8.count == canonical.utf8.count else { return false }
-        // Native and small strings lend their bytes without a copy of the string.
-        let compared = raw.utf8.withContiguousStorageIfAvailable { raw in
-            canonical.utf8.withContiguousStorageIfAvailable { ResponseFieldNames.isName(raw, canonical: $0) }
-        }
-        if let compared = compared ?? nil { return compared }
-        var raw = raw
-        var canonical = canonical
-        return raw.withUTF8 { raw in canonical.withUTF8 { ResponseFieldNames.isName(raw, canonical: $0) } }
+        return withUTF8Bytes(raw) { raw in withUTF8Bytes(canonical) { ResponseFieldNames.isName(raw, canonical: $0) } }
     }
 
     /// Whether `HTTPField` keeps `value` as it is (RFC 9110 §5.5): visible ASCII, obs-text,
@@ -100,10 +93,7 @@ struct ResponseHead: ResponseHeadSource {
     /// Eight bytes at a time while no byte of a word is a control byte: a `Date` value costs
     /// about 170 instructions instead of 300.
     static func isLegal(_ value: String) -> Bool {
-        // Native and small strings lend their bytes without a copy of the string.
-        if let legal = value.utf8.withContiguousStorageIfAvailable(isLegal) { return legal }
-        var value = value
-        return value.withUTF8(isLegal)
+        withUTF8Bytes(value, isLegal)
     }
 
     private static func isLegal(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 
 /// A domain as a key of the jar's index: a string, or the tail of one from a UTF-8 offset.

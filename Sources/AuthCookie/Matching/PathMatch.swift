@@ -1,3 +1,5 @@
+import AuthCore
+
 /// The cookie paths of RFC 6265 §5.1.4.
 enum PathMatch {
     /// The default-path of a request path: `/` when it is empty, does not start with `/` or has

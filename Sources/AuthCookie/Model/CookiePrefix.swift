@@ -1,3 +1,5 @@
+import AuthCore
+
 /// A cookie name prefix of RFC 6265bis §4.1.3, which restricts how the cookie may be set.
 ///
 /// The prefix is matched case-insensitively (ASCII), as the current draft and browsers do, so

@@ -44,15 +44,14 @@ final class PipelineLink: Sendable {
     /// of a middleware standing for it (one async frame less per request). Every link holds it,
     /// so that it is not an optional, copied (an existential copy) to be unwrapped per request.
     @usableFromInline let transport: any Transport
-    /// Whether this is the end, which sends through ``transport``.
-    @usableFromInline let isEnd: Bool
+    /// Whether this is the end, which sends through ``transport``: the one link with none after it.
+    @usableFromInline var isEnd: Bool { then == nil }
 
     private init(_ middleware: any Middleware, observers: [any ObservingMiddleware], then: PipelineLink) {
         self.middleware = middleware
         self.observers = observers.map(Observer.init)
         self.then = then
         self.transport = then.transport
-        self.isEnd = false
     }
 
     private init(end transport: any Transport, observers: [any ObservingMiddleware] = []) {
@@ -60,7 +59,6 @@ final class PipelineLink: Sendable {
         self.observers = observers.map(Observer.init)
         self.then = nil
         self.transport = transport
-        self.isEnd = true
     }
 
     /// A link whose following link is an end that `body` answers: what ``MiddlewareNext``

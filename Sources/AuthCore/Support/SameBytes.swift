@@ -9,19 +9,16 @@ import Foundation
 /// Two copies of one string (a cache's key and the request it was made from) have the same
 /// representation, the same small-string bytes or the same storage, and are the same bytes
 /// without reading them. Other strings are compared by one `memcmp` of their contiguous bytes
-/// (`elementsEqual`, even over buffers, costs about 20 instructions a byte); strings without
-/// contiguous bytes (none on Linux) by `elementsEqual`.
+/// (`elementsEqual`, even over buffers, costs about 20 instructions a byte).
 package func sameBytes(_ a: String?, _ b: String?) -> Bool {
     guard let a, let b else { return a == nil && b == nil }
     if sameRepresentation(a, b) { return true }
     let count = a.utf8.count
     guard count == b.utf8.count else { return false }
     guard count > 0 else { return true }
-    // Native and small strings lend their bytes as they are; others are compared as sequences.
-    let compared = a.utf8.withContiguousStorageIfAvailable { x in
-        b.utf8.withContiguousStorageIfAvailable { y in memcmp(x.baseAddress!, y.baseAddress!, count) == 0 }
+    return withUTF8Bytes(a) { x in
+        withUTF8Bytes(b) { y in memcmp(x.baseAddress!, y.baseAddress!, count) == 0 }
     }
-    return (compared ?? nil) ?? a.utf8.elementsEqual(b.utf8)
 }
 
 /// Whether two strings are one value: equal representations are equal bytes (a small string's
