@@ -76,6 +76,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 // Response bodies as Data without a copy where NIO can hand the bytes over.
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                // To tell a tracer that does nothing from one that records (NoOpTracer).
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -271,6 +273,8 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: swiftSettings
         ),

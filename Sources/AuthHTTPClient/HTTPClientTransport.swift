@@ -27,7 +27,8 @@ import NIOPosix
 /// The body is then bounded by the configuration's read timeout, one wait for bytes at a time;
 /// ``/AuthCore/TimeoutMiddleware`` bounds a request whole.
 public final class HTTPClientTransport: Transport {
-    private let client: HTTPClient
+    /// Internal, not private: tests read its tracer.
+    let client: HTTPClient
     private let ownsClient: Bool
     /// The largest response body read; longer bodies fail with a transport error.
     public let maxResponseBytes: Int
@@ -41,6 +42,10 @@ public final class HTTPClientTransport: Transport {
     private let sentTarget = SentTarget()
 
     /// Creates a transport with its own `HTTPClient`; call ``shutdown()`` when done.
+    ///
+    /// A configuration whose tracer is `NoOpTracer` (no tracer was bootstrapped when it was made)
+    /// loses it: AsyncHTTPClient then skips the span it would open, at some cost, for each request.
+    /// A tracer that records stays.
     /// - Parameters:
     ///   - configuration: The AsyncHTTPClient configuration; its redirects are turned off.
     ///   - maxResponseBytes: The largest response body read.
@@ -55,6 +60,7 @@ public final class HTTPClientTransport: Transport {
         // The retry middleware owns retries: AsyncHTTPClient's own retry of connection
         // establishment would hold a refused connection until the connect timeout.
         configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.leaveOutNoOpTracer()
         self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         self.ownsClient = true
         self.maxResponseBytes = maxResponseBytes
@@ -64,7 +70,8 @@ public final class HTTPClientTransport: Transport {
 
     /// Wraps an `HTTPClient` the caller owns (and shuts down). Its redirect configuration should
     /// be `.disallow`, and `connectionPool.retryConnectionEstablishment` false (else a refused
-    /// connection is reported only at the connect timeout).
+    /// connection is reported only at the connect timeout): ``defaultConfiguration`` is a good
+    /// start.
     /// - Parameters:
     ///   - client: The client requests go through.
     ///   - maxResponseBytes: The largest response body read.
@@ -86,12 +93,14 @@ public final class HTTPClientTransport: Transport {
     }
 
     /// Connect and read timeouts of 10 and 60 seconds, redirects off, no retry of connection
-    /// establishment (the retry middleware owns retries).
+    /// establishment (the retry middleware owns retries), and the tracer bootstrapped now unless
+    /// it is `NoOpTracer`, which would cost every request a span that records nothing.
     public static var defaultConfiguration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.timeout = .init(connect: .seconds(10), read: .seconds(60))
+        configuration.leaveOutNoOpTracer()
         return configuration
     }
 

@@ -5,12 +5,16 @@ public import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// The two clients the end-to-end benchmarks compare, over one AsyncHTTPClient (so one connection
-/// pool: the same connections, on the same event loops, carry both clients' requests; with a pool
-/// each, the event loop a connection landed on against the server's made one client or the other
-/// up to 7 % faster for a whole run), both sending `GET /v1/me` with a bearer token to the loopback
-/// server:
-/// - raw: AsyncHTTPClient as its documentation shows it, the token put on by hand;
+/// The clients the end-to-end benchmarks compare, all sending `GET /v1/me` with a bearer token to
+/// the loopback server:
+/// - raw: AsyncHTTPClient as its documentation shows it, the token put on by hand, over the same
+///   `HTTPClient` as the AuthKit client (so one connection pool: the same connections, on the same
+///   event loops, carry both clients' requests; with a pool each, the event loop a connection
+///   landed on against the server's made one client or the other up to 7 % faster for a whole
+///   run). That client has `HTTPClientTransport.defaultConfiguration`: the same AsyncHTTPClient
+///   work under both, so the difference is AuthKit's own;
+/// - raw on AsyncHTTPClient's defaults: the same requests over an `HTTPClient` of its own made with
+///   AsyncHTTPClient's default configuration, as an application without AuthKit would make it;
 /// - AuthKit: a client of `AuthContainer.makeClient` (the standard middlewares) over
 ///   `HTTPClientTransport`, signed in with a token valid for a day, called as the README does,
 ///   `send(.get, url)`.
@@ -19,6 +23,8 @@ public final class EndToEndClients: Sendable {
     /// `http://127.0.0.1:<port>/v1/me`.
     public let url: URL
     public let raw: HTTPClient
+    /// An `HTTPClient` with AsyncHTTPClient's default configuration.
+    public let rawOnDefaults: HTTPClient
     public let transport: HTTPClientTransport
     public let authKit: AccountClient<BearerStrategy>
 
@@ -34,6 +40,7 @@ public final class EndToEndClients: Sendable {
     public init(url: URL, raw: HTTPClient? = nil, transport: HTTPClientTransport, configure: (AuthContainer) -> Void) async throws {
         self.url = url
         self.raw = raw ?? HTTPClient(eventLoopGroupProvider: .singleton, configuration: HTTPClientTransport.defaultConfiguration)
+        rawOnDefaults = HTTPClient(eventLoopGroupProvider: .singleton)
         self.transport = transport
         let container = AuthContainer()
         configure(container)
@@ -46,9 +53,18 @@ public final class EndToEndClients: Sendable {
 
     /// One request by raw AsyncHTTPClient; the body's length.
     public func sendRaw() async throws -> Int {
+        try await Self.send(url, through: raw)
+    }
+
+    /// One request by raw AsyncHTTPClient on its default configuration; the body's length.
+    public func sendRawOnDefaults() async throws -> Int {
+        try await Self.send(url, through: rawOnDefaults)
+    }
+
+    private static func send(_ url: URL, through client: HTTPClient) async throws -> Int {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.headers.add(name: "Authorization", value: "Bearer \(Self.token)")
-        let response = try await raw.execute(request, timeout: .seconds(30))
+        let response = try await client.execute(request, timeout: .seconds(30))
         let body = try await response.body.collect(upTo: 1 << 20)
         guard response.status == .ok else { throw EndToEndError(status: Int(response.status.code)) }
         return body.readableBytes
@@ -70,15 +86,22 @@ public final class EndToEndClients: Sendable {
     }
 
     public func shutdown() async throws {
-        // A transport over `raw` leaves it to its owner: each is shut down once, `raw` even when
-        // the transport's shutdown fails.
+        // A transport over `raw` leaves it to its owner: each is shut down once, every one even
+        // when another's shutdown fails.
         do {
             try await transport.shutdown()
         } catch {
             try? await raw.shutdown()
+            try? await rawOnDefaults.shutdown()
             throw error
         }
-        try await raw.shutdown()
+        do {
+            try await raw.shutdown()
+        } catch {
+            try? await rawOnDefaults.shutdown()
+            throw error
+        }
+        try await rawOnDefaults.shutdown()
     }
 }
 

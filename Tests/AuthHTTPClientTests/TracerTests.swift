@@ -1,0 +1,46 @@
+import AsyncHTTPClient
+import AuthCore
+@testable import AuthHTTPClient
+import Foundation
+import InMemoryTracing
+import Testing
+import Tracing
+
+/// AsyncHTTPClient's tracing: left out when the tracer records nothing, kept (spans and trace
+/// headers on the wire) when one records.
+@Suite struct TracerTests {
+    /// No test process bootstraps a tracer, so `InstrumentationSystem.tracer` is `NoOpTracer`.
+    @Test func aTracerThatRecordsNothingIsLeftOut() async throws {
+        try #require(InstrumentationSystem.tracer is NoOpTracer)
+        #expect(HTTPClientTransport.defaultConfiguration.tracing.tracer == nil)
+
+        // A configuration of AsyncHTTPClient's own, given to the transport.
+        let configuration = HTTPClient.Configuration()
+        try #require(configuration.tracing.tracer is NoOpTracer)
+        let transport = HTTPClientTransport(configuration: configuration)
+        #expect(transport.client.tracer == nil)
+        try await transport.shutdown()
+    }
+
+    /// With a tracer bound when the transport is made, AsyncHTTPClient still opens its span for
+    /// each request and puts the trace on the request.
+    @Test func aTracerThatRecordsIsKept() async throws {
+        let tracer = InMemoryTracer()
+        try await EchoServer.withRunning { base in
+            try await withTracer(tracer) {
+                #expect(HTTPClientTransport.defaultConfiguration.tracing.tracer is InMemoryTracer)
+                try await HTTPClientTransport.withTransport { transport in
+                    try await tracer.withSpan("caller") { span in
+                        let response = try await transport.send(AuthRequest(method: .get, url: base.appending(path: "echo")))
+                        let echo = try JSONDecoder().decode(EchoServer.Echo.self, from: response.body)
+                        #expect(echo.headers[InMemoryTracer.traceIDKey] == span.traceID)
+                    }
+                }
+            }
+        }
+        let spans = tracer.finishedSpans
+        let request = try #require(spans.first { $0.operationName == "GET" })
+        #expect(request.kind == .client)
+        #expect(request.traceID == spans.first { $0.operationName == "caller" }?.traceID)
+    }
+}
