@@ -95,6 +95,13 @@ public final class HTTPClientTransport: Transport {
     /// Connect and read timeouts of 10 and 60 seconds, redirects off, no retry of connection
     /// establishment (the retry middleware owns retries), and the tracer bootstrapped now unless
     /// it is `NoOpTracer`, which would cost every request a span that records nothing.
+    ///
+    /// The read timeout bounds each wait for the response's bytes, so a server that stops in the
+    /// middle of a body cannot hold a request forever. AsyncHTTPClient keeps it with timers it
+    /// starts, moves and stops on every request: about 18,000 instructions a request over
+    /// loopback, and about a tenth of the throughput at 16 and 64 requests at once
+    /// (`Benchmarks/README.md`). A service that bounds its requests otherwise (a
+    /// ``/AuthCore/TimeoutMiddleware``, a deadline of its own) may set `timeout.read` to nil.
     public static var defaultConfiguration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
