@@ -43,9 +43,11 @@ public final class HTTPClientTransport: Transport {
 
     /// Creates a transport with its own `HTTPClient`; call ``shutdown()`` when done.
     ///
-    /// A configuration whose tracer is `NoOpTracer` (no tracer was bootstrapped when it was made)
-    /// loses it: AsyncHTTPClient then skips the span it would open, at some cost, for each request.
-    /// A tracer that records stays.
+    /// A configuration whose tracer is `NoOpTracer` (no tracer was bootstrapped or bound with
+    /// `withTracer` when it was made) loses it: AsyncHTTPClient then skips the span it would open,
+    /// at some cost, for each request. A tracer that records stays. AsyncHTTPClient reads the
+    /// tracer only when its configuration is made: bootstrap yours before making the transport, or
+    /// requests get no HTTP client span and carry no trace headers.
     /// - Parameters:
     ///   - configuration: The AsyncHTTPClient configuration; its redirects are turned off.
     ///   - maxResponseBytes: The largest response body read.
@@ -93,13 +95,14 @@ public final class HTTPClientTransport: Transport {
     }
 
     /// Connect and read timeouts of 10 and 60 seconds, redirects off, no retry of connection
-    /// establishment (the retry middleware owns retries), and the tracer bootstrapped now unless
-    /// it is `NoOpTracer`, which would cost every request a span that records nothing.
+    /// establishment (the retry middleware owns retries), and the tracer bootstrapped (or bound
+    /// with `withTracer`) at the time this is read, unless it is `NoOpTracer`, which would cost
+    /// every request a span that records nothing. Bootstrap a tracer before reading this.
     ///
     /// The read timeout bounds each wait for the response's bytes, so a server that stops in the
-    /// middle of a body cannot hold a request forever. AsyncHTTPClient keeps it with timers it
-    /// starts, moves and stops on every request: about 18,000 instructions a request over
-    /// loopback, and about a tenth of the throughput at 16 and 64 requests at once
+    /// middle of a body cannot hold a request forever. AsyncHTTPClient keeps it with a timer it
+    /// starts, moves and stops on every request, about 18,000 instructions a request over loopback,
+    /// on the connection's event loop, which limits throughput when many requests run at once
     /// (`Benchmarks/README.md`). A service that bounds its requests otherwise (a
     /// ``/AuthCore/TimeoutMiddleware``, a deadline of its own) may set `timeout.read` to nil.
     public static var defaultConfiguration: HTTPClient.Configuration {

@@ -9,21 +9,23 @@ import Tracing
 /// AsyncHTTPClient's tracing: left out when the tracer records nothing, kept (spans and trace
 /// headers on the wire) when one records.
 @Suite struct TracerTests {
-    /// No test process bootstraps a tracer, so `InstrumentationSystem.tracer` is `NoOpTracer`.
+    /// The transport's configurations hold no tracer where AsyncHTTPClient's would hold
+    /// `NoOpTracer`. `withTracer` binds it for this task, whatever another test bootstrapped.
     @Test func aTracerThatRecordsNothingIsLeftOut() async throws {
-        try #require(InstrumentationSystem.tracer is NoOpTracer)
-        #expect(HTTPClientTransport.defaultConfiguration.tracing.tracer == nil)
-
-        // A configuration of AsyncHTTPClient's own, given to the transport.
-        let configuration = HTTPClient.Configuration()
-        try #require(configuration.tracing.tracer is NoOpTracer)
-        let transport = HTTPClientTransport(configuration: configuration)
+        let transport = try withTracer(NoOpTracer()) {
+            #expect(HTTPClientTransport.defaultConfiguration.tracing.tracer == nil)
+            // A configuration of AsyncHTTPClient's own, given to the transport.
+            let configuration = HTTPClient.Configuration()
+            try #require(configuration.tracing.tracer is NoOpTracer)
+            return HTTPClientTransport(configuration: configuration)
+        }
         #expect(transport.client.tracer == nil)
         try await transport.shutdown()
     }
 
-    /// With a tracer bound when the transport is made, AsyncHTTPClient still opens its span for
-    /// each request and puts the trace on the request.
+    /// A guard for the change above (it passes with or without it): a tracer that records, bound
+    /// when the transport is made, still gets AsyncHTTPClient's span for each request, and the
+    /// trace goes on the request.
     @Test func aTracerThatRecordsIsKept() async throws {
         let tracer = InMemoryTracer()
         try await EchoServer.withRunning { base in

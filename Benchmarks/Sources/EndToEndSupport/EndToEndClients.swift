@@ -38,17 +38,19 @@ public final class EndToEndClients: Sendable {
     /// Clients of `url` whose AuthKit client sends through what `configure` registers; the raw one
     /// through `raw` (a client of its own when nil).
     public init(url: URL, raw: HTTPClient? = nil, transport: HTTPClientTransport, configure: (AuthContainer) -> Void) async throws {
-        self.url = url
-        self.raw = raw ?? HTTPClient(eventLoopGroupProvider: .singleton, configuration: HTTPClientTransport.defaultConfiguration)
-        rawOnDefaults = HTTPClient(eventLoopGroupProvider: .singleton)
-        self.transport = transport
         let container = AuthContainer()
         configure(container)
         let strategy = BearerStrategy(allowedHosts: AllowedHosts(origin: url)) { _ in
             throw AuthError.reauthenticationRequired(nil, reason: "the benchmark token does not renew")
         }
-        authKit = container.makeClient(for: AccountKey(namespace: "e2e", account: "alice"), strategy: strategy)
+        let authKit = container.makeClient(for: AccountKey(namespace: "e2e", account: "alice"), strategy: strategy)
+        // Signed in before the raw clients are made, so that a failure leaves none to shut down.
         try await authKit.signIn(BearerTokenSet(accessToken: Self.token, expiresAt: Date().addingTimeInterval(86_400)))
+        self.authKit = authKit
+        self.url = url
+        self.raw = raw ?? HTTPClient(eventLoopGroupProvider: .singleton, configuration: HTTPClientTransport.defaultConfiguration)
+        rawOnDefaults = HTTPClient(eventLoopGroupProvider: .singleton)
+        self.transport = transport
     }
 
     /// One request by raw AsyncHTTPClient; the body's length.
@@ -87,21 +89,12 @@ public final class EndToEndClients: Sendable {
 
     public func shutdown() async throws {
         // A transport over `raw` leaves it to its owner: each is shut down once, every one even
-        // when another's shutdown fails.
-        do {
-            try await transport.shutdown()
-        } catch {
-            try? await raw.shutdown()
-            try? await rawOnDefaults.shutdown()
-            throw error
+        // when another's shutdown fails; the first failure is thrown.
+        var failure: (any Error)?
+        for shutdown in [transport.shutdown, raw.shutdown, rawOnDefaults.shutdown] as [() async throws -> Void] {
+            do { try await shutdown() } catch { failure = failure ?? error }
         }
-        do {
-            try await raw.shutdown()
-        } catch {
-            try? await rawOnDefaults.shutdown()
-            throw error
-        }
-        try await rawOnDefaults.shutdown()
+        if let failure { throw failure }
     }
 }
 
