@@ -1,3 +1,4 @@
+import AuthCore
 import HTTPTypes
 
 /// Field names of AsyncHTTPClient's responses as `HTTPField.Name`s.
@@ -17,8 +18,7 @@ enum ResponseFieldNames {
 
     /// The name for `raw`, or nil when it is not a valid field name.
     static func name(_ raw: String) -> HTTPField.Name? {
-        var text = raw
-        let index = text.withUTF8 { raw -> Int? in
+        let index = withUTF8Bytes(raw) { raw -> Int? in
             commonBytes.firstIndex { canonical in canonical.withUnsafeBufferPointer { isName(raw, canonical: $0) } }
         }
         return index.map { common[$0] } ?? HTTPField.Name(raw)

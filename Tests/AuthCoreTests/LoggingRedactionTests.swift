@@ -40,6 +40,25 @@ import Testing
         }
     }
 
+    /// A failed request logs one line with its URL redacted, after the request's own line.
+    @Test func aFailureIsLoggedRedacted() async throws {
+        let capture = CapturingLogHandler.Capture()
+        let logger = Logger(label: "test") { _ in CapturingLogHandler(capture: capture, logLevel: .trace) }
+        let client = AuthClient(
+            transport: ClosureTransport { _ in throw AuthError.transport("connection refused") },
+            middlewares: [LoggingMiddleware(logger: logger, extraSensitiveHeaders: [], extraSensitiveQueryItems: ["ticket"])]
+        )
+        await #expect(throws: AuthError.self) {
+            try await client.send(.get, URL(string: "https://api.example.com/items?ticket=T1ck3t-789&page=2")!)
+        }
+        let lines = capture.all
+        #expect(lines.map(\.message) == ["request", "request failed"])
+        let failure = try #require(lines.last)
+        #expect(failure.metadata.contains("page=2"))
+        #expect(failure.metadata.contains("connection refused"))
+        #expect(!capture.text.contains("T1ck3t-789"))
+    }
+
     @Test func nothingIsFormattedAboveDebug() async throws {
         let capture = CapturingLogHandler.Capture()
         let logger = Logger(label: "test") { _ in CapturingLogHandler(capture: capture, logLevel: .info) }

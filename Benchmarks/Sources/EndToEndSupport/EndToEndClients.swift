@@ -44,7 +44,8 @@ public final class EndToEndClients: Sendable {
             throw AuthError.reauthenticationRequired(nil, reason: "the benchmark token does not renew")
         }
         let authKit = container.makeClient(for: AccountKey(namespace: "e2e", account: "alice"), strategy: strategy)
-        // Signed in before the raw clients are made, so that a failure leaves none to shut down.
+        // Signed in before this makes its raw clients, so that a failure leaves none of those
+        // behind (what the caller passed in stays the caller's).
         try await authKit.signIn(BearerTokenSet(accessToken: Self.token, expiresAt: Date().addingTimeInterval(86_400)))
         self.authKit = authKit
         self.url = url

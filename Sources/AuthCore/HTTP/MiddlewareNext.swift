@@ -16,7 +16,7 @@ public struct MiddlewareNext: Sendable {
 
     /// The rest of the pipeline as `body`.
     public init(_ body: @escaping Body) {
-        link = PipelineLink(before: body)
+        link = PipelineLink(end: ClosureTransport(body))
     }
 
     /// Sends `request` through the rest of the pipeline.
@@ -54,18 +54,13 @@ final class PipelineLink: Sendable {
         self.transport = then.transport
     }
 
-    private init(end transport: any Transport, observers: [any ObservingMiddleware] = []) {
+    /// An end link that sends through `transport`. Standing alone (what ``MiddlewareNext`` holds
+    /// when it is made from a closure), it is its own ``following``.
+    init(end transport: any Transport, observers: [any ObservingMiddleware] = []) {
         self.middleware = End(transport: transport)
         self.observers = observers.map(Observer.init)
         self.then = nil
         self.transport = transport
-    }
-
-    /// A link whose following link is an end that `body` answers: what ``MiddlewareNext``
-    /// stands on when it is made from a closure.
-    convenience init(before body: @escaping MiddlewareNext.Body) {
-        let end = PipelineLink(end: ClosureTransport(body))
-        self.init(end.middleware, observers: [], then: end)
     }
 
     /// Links `middlewares` (outermost first) in front of `transport`.
@@ -115,8 +110,9 @@ final class PipelineLink: Sendable {
         return try await middleware.intercept(request, next: MiddlewareNext(self))
     }
 
-    /// The link after this one. Only an end link has none, and an end never calls `next`; its
-    /// own link stands there so that this needs no check that could trap.
+    /// The link after this one. Only an end link has none: its own link stands there, so that
+    /// this needs no check that could trap, and a ``MiddlewareNext`` made from a closure (an end
+    /// link alone) sends through the closure.
     @usableFromInline var following: PipelineLink { then ?? self }
 
     /// An observer, held by reference: iterating the observers copies a reference, not the

@@ -55,6 +55,9 @@ public struct LoggingMiddleware: ObservingMiddleware {
         logger.debug("request failed", metadata: ["url": "\(target(of: request, secrets(of: request)))", "error": "\(error)"])
     }
 
+    // The hooks share no state, so the response and failure lines redact the URL again: work
+    // done only when the logger is at `debug` or below, for lines that stand on their own when
+    // requests interleave.
     private func secrets(of request: AuthRequest) -> SecretFields {
         request.options.secretFields.isEmpty ? secretFields : secretFields.union(request.options.secretFields)
     }
