@@ -32,22 +32,28 @@ public struct RedirectMiddleware: Middleware {
         self.init(maxHops: maxHops, secretFields: SecretFields(headers: extraSensitiveHeaders.map(\.canonicalName), queryItems: sensitiveQueryItems))
     }
 
-    // Inlined into its protocol witness, which the pipeline calls: one async frame per request
-    // instead of two.
+    // Inlined into its protocol witness: one async frame per request instead of two. A client
+    // whose pipeline has this middleware at the front of a link does not call it: the link runs
+    // `following(_:send:)` itself (see `ResendingLoops`).
     /// Sends and follows redirects.
     @inline(__always)
     public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
+        try await following(request, through: next)
+    }
+
+    /// Sends `request` through `sender`, and each request its redirects lead to, up to
+    /// ``maxHops``: the middleware's whole work, inlined (with the sender's `send`) into the
+    /// function that calls it.
+    @inline(__always)
+    nonisolated(nonsending) func following<Sender: RequestSender>(_ request: AuthRequest, through sender: Sender) async throws -> AuthResponse {
         var current = request
         var hops = 0
         while true {
-            let response = try await next(current)
+            let response = try await sender.send(current)
             guard Self.isRedirect(response.status.code),
                   let location = response.head.headerFields[.location] else { return response }
             hops += 1
-            guard hops <= maxHops else {
-                throw AuthError(code: .redirect, message: "more than \(maxHops) redirects", status: response.status.code)
-            }
-            current = try hop(from: current, status: response.status.code, location: location)
+            current = try hop(from: current, status: response.status.code, location: location, hops: hops)
         }
     }
 
@@ -58,8 +64,13 @@ public struct RedirectMiddleware: Middleware {
         }
     }
 
-    /// The request for the next hop.
-    func hop(from request: AuthRequest, status: Int, location: String) throws -> AuthRequest {
+    /// The request for redirect number `hops`, or the error past ``maxHops``. Out of the loop's
+    /// line, as the rest of a redirect's handling: the loop is inlined into the pipeline's link.
+    @inline(never)
+    func hop(from request: AuthRequest, status: Int, location: String, hops: Int) throws -> AuthRequest {
+        guard hops <= maxHops else {
+            throw AuthError(code: .redirect, message: "more than \(maxHops) redirects", status: status)
+        }
         guard let base = request.url, let target = URL(string: location, relativeTo: base)?.absoluteURL,
               let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw AuthError(code: .redirect, message: "the redirect Location is not an http(s) URL", status: status)
