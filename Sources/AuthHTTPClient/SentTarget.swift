@@ -1,4 +1,5 @@
 import AuthCore
+import HTTPTypes
 
 /// The URL the transport last sent a request to, with the scheme, authority and path it was made
 /// from: a request to the same target, byte for byte (a client calling one endpoint again and
@@ -8,15 +9,22 @@ import AuthCore
 /// The URL is a function of those three parts alone (``/AuthCore/AuthRequest/urlForTransport()``
 /// and ``PathFidelity``), so reusing it sends exactly what checking again would. Only a URL that
 /// passed the checks is kept; a refused target is refused every time.
+///
+/// A request whose pseudo-header fields are the kept ones' representation (the same storage: a
+/// client's requests to one URL share the head it built once) has the same three parts
+/// without reading them (three getters and three comparisons, about 300 instructions).
 final class SentTarget: Sendable {
     private final class Entry: Sendable {
+        let target: HTTPRequest.PseudoHeaderFields
         let scheme: String?
         let authority: String?
         let path: String?
         let url: String
 
-        init(scheme: String?, authority: String?, path: String?, url: String) {
-            (self.scheme, self.authority, self.path, self.url) = (scheme, authority, path, url)
+        init(target: HTTPRequest.PseudoHeaderFields, url: String) {
+            self.target = target
+            (scheme, authority, path) = (target.scheme?.value, target.authority?.value, target.path?.value)
+            self.url = url
         }
     }
 
@@ -26,18 +34,21 @@ final class SentTarget: Sendable {
     /// - Throws: `AuthError` code `.invalidRequest` when the request's target is malformed, or its
     ///   path holds escapes of bytes that are not UTF-8.
     func url(for request: AuthRequest) throws -> String {
-        let head = request.head
-        let (scheme, authority, path) = (head.scheme, head.authority, head.path)
-        if let kept = last.value(where: { sameBytes($0.path, path) && sameBytes($0.authority, authority) && sameBytes($0.scheme, scheme) }) {
+        let target = request.head.pseudoHeaderFields
+        if let kept = last.value(where: { sameRepresentation(of: $0.target, target) }) { return kept.url }
+        if let kept = last.value(where: { sameBytes($0.path, target.path?.value) && sameBytes($0.authority, target.authority?.value) && sameBytes($0.scheme, target.scheme?.value) }) {
+            // The same target in storage of its own: kept with it, which the requests after this
+            // one are likely to share (a client's next request to the same URL).
+            last.keep(Entry(target: target, url: kept.url))
             return kept.url
         }
         let url = try request.urlForTransport()
-        guard PathFidelity.isSentUnchanged(path ?? "/") else {
+        guard PathFidelity.isSentUnchanged(target.path?.value ?? "/") else {
             throw AuthError.invalidRequest(
                 "the path holds percent-escapes of bytes that are not UTF-8 (such as %FF): AsyncHTTPClient would send / in its place, so the request is not sent"
             )
         }
-        last.keep(Entry(scheme: scheme, authority: authority, path: path, url: url))
+        last.keep(Entry(target: target, url: url))
         return url
     }
 }

@@ -17,10 +17,13 @@ final class RecentRequestHead: Sendable {
         let url: String
         /// The head without header fields.
         let head: HTTPRequest
+        /// The head's method, kept apart: HTTPTypes' getter builds it from the pseudo-header
+        /// field on every read.
+        let method: HTTPRequest.Method
         let sourceURL: String?
 
         init(url: String, head: HTTPRequest, sourceURL: String?) {
-            (self.url, self.head, self.sourceURL) = (url, head, sourceURL)
+            (self.url, self.head, self.method, self.sourceURL) = (url, head, head.method, sourceURL)
         }
     }
 
@@ -31,7 +34,7 @@ final class RecentRequestHead: Sendable {
     @usableFromInline
     func request(_ method: HTTPRequest.Method, _ url: URL, headerFields: HTTPFields, body: Data, options: RequestOptions) throws -> AuthRequest {
         let text = url.absoluteString
-        if let recent = last.value(where: { sameBytes($0.url, text) && $0.head.method == method }) {
+        if let recent = last.value(where: { sameBytes($0.url, text) && $0.method == method }) {
             var head = recent.head
             if !headerFields.isEmpty { head.headerFields = headerFields }
             return AuthRequest(head: head, body: body, options: options, sourceURL: recent.sourceURL)

@@ -77,25 +77,35 @@ public struct CredentialScope: Sendable {
 
     /// The answer of `AllowedHosts.allows(_:)` for a request, kept for the scheme and authority asked
     /// about last, byte for byte: a client calling one host again and again asks once (the
-    /// answer depends on those two alone, and the hosts never change).
+    /// answer depends on those two alone, and the hosts never change). A request whose
+    /// pseudo-header fields are the kept ones' representation (the same storage, see
+    /// `sameRepresentation(of:_:)`) has the same two without reading them.
     private final class LastAnswer: Sendable {
         private final class Entry: Sendable {
+            let target: HTTPRequest.PseudoHeaderFields
             let scheme: String?
             let authority: String?
             let allows: Bool
 
-            init(scheme: String?, authority: String?, allows: Bool) {
-                (self.scheme, self.authority, self.allows) = (scheme, authority, allows)
+            init(target: HTTPRequest.PseudoHeaderFields, allows: Bool) {
+                self.target = target
+                (scheme, authority) = (target.scheme?.value, target.authority?.value)
+                self.allows = allows
             }
         }
 
         private let last = LastEntry<Entry>()
 
         func allows(_ request: AuthRequest, by hosts: AllowedHosts) -> Bool {
-            let (scheme, authority) = (request.head.scheme, request.head.authority)
-            if let kept = last.value(where: { sameBytes($0.authority, authority) && sameBytes($0.scheme, scheme) }) { return kept.allows }
+            let target = request.head.pseudoHeaderFields
+            if let kept = last.value(where: { sameRepresentation(of: $0.target, target) }) { return kept.allows }
+            if let kept = last.value(where: { sameBytes($0.authority, target.authority?.value) && sameBytes($0.scheme, target.scheme?.value) }) {
+                // The same origin in storage of its own: kept with it (see `SentTarget`).
+                last.keep(Entry(target: target, allows: kept.allows))
+                return kept.allows
+            }
             let allows = hosts.allows(request)
-            last.keep(Entry(scheme: scheme, authority: authority, allows: allows))
+            last.keep(Entry(target: target, allows: allows))
             return allows
         }
     }

@@ -12,7 +12,7 @@ import Foundation
 /// (`elementsEqual`, even over buffers, costs about 20 instructions a byte).
 package func sameBytes(_ a: String?, _ b: String?) -> Bool {
     guard let a, let b else { return a == nil && b == nil }
-    if sameRepresentation(a, b) { return true }
+    if sameRepresentation(of: a, b) { return true }
     let count = a.utf8.count
     guard count == b.utf8.count else { return false }
     guard count > 0 else { return true }
@@ -21,18 +21,25 @@ package func sameBytes(_ a: String?, _ b: String?) -> Bool {
     }
 }
 
-/// Whether two strings are one value: equal representations are equal bytes (a small string's
-/// bytes are its representation; a large one's storage is immutable while shared). Compared as
-/// two words where a string is two words: a call of `memcmp` costs several times that, and a
-/// request asks this eight times.
-private func sameRepresentation(_ a: String, _ b: String) -> Bool {
-    #if _pointerBitWidth(_64)
-    let (a0, a1) = unsafeBitCast(a, to: (UInt64, UInt64).self)
-    let (b0, b1) = unsafeBitCast(b, to: (UInt64, UInt64).self)
-    return a0 == b0 && a1 == b1
-    #else
-    return withUnsafeBytes(of: a) { a in
-        withUnsafeBytes(of: b) { b in memcmp(a.baseAddress!, b.baseAddress!, MemoryLayout<String>.size) == 0 }
+/// Whether two values have the same representation, bit for bit: the same value, for a value made
+/// of plain bits and references to copy-on-write storage (a `String`, HTTPTypes' pseudo-header
+/// fields), as long as one of them is kept (shared storage is not changed in place). A false
+/// answer says nothing: equal values may be represented differently.
+///
+/// Word by word: a call of `memcmp` costs several times that for a value of a few words.
+package func sameRepresentation<T>(of a: T, _ b: T) -> Bool {
+    withUnsafeBytes(of: a) { a in
+        withUnsafeBytes(of: b) { b in
+            var offset = 0
+            while offset + 8 <= a.count {
+                guard a.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
+                offset += 8
+            }
+            while offset < a.count {
+                guard a[offset] == b[offset] else { return false }
+                offset += 1
+            }
+            return true
+        }
     }
-    #endif
 }
