@@ -26,6 +26,12 @@ final class SentTarget: Sendable {
             (scheme, authority, path) = (target.scheme?.value, target.authority?.value, target.path?.value)
             self.url = url
         }
+
+        /// `kept` for `target`, whose three parts are the same bytes as its own.
+        init(target: HTTPRequest.PseudoHeaderFields, sameAs kept: Entry) {
+            self.target = target
+            (scheme, authority, path, url) = (kept.scheme, kept.authority, kept.path, kept.url)
+        }
     }
 
     private let last = LastEntry<Entry>()
@@ -37,9 +43,9 @@ final class SentTarget: Sendable {
         let target = request.head.pseudoHeaderFields
         if let kept = last.value(where: { sameRepresentation(of: $0.target, target) }) { return kept.url }
         if let kept = last.value(where: { sameBytes($0.path, target.path?.value) && sameBytes($0.authority, target.authority?.value) && sameBytes($0.scheme, target.scheme?.value) }) {
-            // The same target in storage of its own: kept with it, which the requests after this
-            // one are likely to share (a client's next request to the same URL).
-            last.keep(Entry(target: target, url: kept.url))
+            // The same target in storage of its own, which the client's next requests share: kept
+            // with it.
+            if request.sharesHead { last.keep(Entry(target: target, sameAs: kept)) }
             return kept.url
         }
         let url = try request.urlForTransport()

@@ -1,12 +1,13 @@
 import AuthCore
 import Foundation
+import Synchronization
 import HTTPTypes
 import Testing
 
 /// A scope keeps its answer for the scheme and authority asked about last: whatever came before,
 /// each request gets the answer the allowed hosts give it afresh.
 @Suite struct ScopeLastAnswerTests {
-    @Test func eachRequestGetsItsOwnAnswer() throws {
+    @Test func eachRequestGetsItsOwnAnswer() async throws {
         let hosts = AllowedHosts(["api.example.com", "*.example.org", "localhost", "kevin.example.com"])
         let scope = CredentialScope(allowedHosts: hosts)
         let texts = [
@@ -26,6 +27,15 @@ import Testing
         for authority in ["Kevin.example.com", "\u{212A}evin.example.com"] {
             requests.append(AuthRequest(head: HTTPRequest(method: .get, scheme: "https", authority: authority, path: "/")))
         }
+        // Requests a client made from URLs, each three times: the second and third share the
+        // first's head storage, by which the scope knows them once it has kept it.
+        let sent = Mutex<[AuthRequest]>([])
+        let client = AuthClient(transport: ClosureTransport { request in
+            sent.withLock { $0.append(request) }
+            return AuthResponse(status: .ok)
+        })
+        for text in texts.prefix(4).flatMap({ [$0, $0, $0] }) { _ = try await client.send(.get, #require(URL(string: text))) }
+        requests += sent.withLock { $0 }
         var admitted = 0
         for first in requests {
             for second in requests {

@@ -1,6 +1,7 @@
 import AuthCore
 @testable import AuthHTTPClient
 import Foundation
+import Synchronization
 import HTTPTypes
 import Testing
 
@@ -13,7 +14,7 @@ import Testing
         return url
     }
 
-    @Test func eachRequestGetsTheURLItsTargetGives() throws {
+    @Test func eachRequestGetsTheURLItsTargetGives() async throws {
         let urls = [
             "https://example.com/a", "https://Example.com/a", "https://example.com:443/a", "http://127.0.0.1:8080/v1/me?x=1",
             "https://[::1]:8443/", "https://example.com/a%FF", "https://example.com/a%20b", "https://u@example.com/a", "ftp://example.com/a",
@@ -37,6 +38,9 @@ import Testing
             moved.head.scheme = nil
             requests.append(moved)
         }
+        // Requests a client made from URLs, each three times: the second and third share the
+        // first's head storage, by which the target knows them once it has kept it.
+        requests += try await Self.madeByAClient(from: urls.prefix(3).flatMap { [$0, $0, $0] })
         let target = SentTarget()
         var refused = 0
         // Every request after every other, each twice in a row.
@@ -50,5 +54,16 @@ import Testing
             }
         }
         #expect(refused > 0)
+    }
+
+    /// The requests an `AuthClient` sends for `send(.get, url)` with each of `urls`, in order.
+    static func madeByAClient(from urls: [URL]) async throws -> [AuthRequest] {
+        let sent = Mutex<[AuthRequest]>([])
+        let client = AuthClient(transport: ClosureTransport { request in
+            sent.withLock { $0.append(request) }
+            return AuthResponse(status: .ok)
+        })
+        for url in urls { _ = try await client.send(.get, url) }
+        return sent.withLock { $0 }
     }
 }

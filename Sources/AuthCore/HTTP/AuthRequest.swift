@@ -25,13 +25,16 @@ public struct AuthRequest: Sendable, Equatable {
         @usableFromInline @exclusivity(unchecked) var options: RequestOptions
         /// The URL the request was made from, when it is exactly scheme, `://`, authority and target.
         let sourceURL: String?
+        /// Whether the head came from a client's recent head (see ``AuthRequest/sharesHead``).
+        let sharesHead: Bool
 
         @usableFromInline
-        init(head: HTTPRequest, body: Data, options: RequestOptions, sourceURL: String? = nil) {
+        init(head: HTTPRequest, body: Data, options: RequestOptions, sourceURL: String? = nil, sharesHead: Bool = false) {
             self.head = head
             self.body = body
             self.options = options
             self.sourceURL = sourceURL
+            self.sharesHead = sharesHead
         }
     }
 
@@ -40,7 +43,7 @@ public struct AuthRequest: Sendable, Equatable {
     @usableFromInline
     mutating func makeUnique() {
         if !isKnownUniquelyReferenced(&storage) {
-            storage = Storage(head: storage.head, body: storage.body, options: storage.options, sourceURL: storage.sourceURL)
+            storage = Storage(head: storage.head, body: storage.body, options: storage.options, sourceURL: storage.sourceURL, sharesHead: storage.sharesHead)
         }
     }
 
@@ -85,9 +88,15 @@ public struct AuthRequest: Sendable, Equatable {
     }
 
     /// A request from its parts and the URL it was made from (see ``sourceURL``).
-    init(head: HTTPRequest, body: Data, options: RequestOptions, sourceURL: String?) {
-        storage = Storage(head: head, body: body, options: options, sourceURL: sourceURL)
+    init(head: HTTPRequest, body: Data, options: RequestOptions, sourceURL: String?, sharesHead: Bool = false) {
+        storage = Storage(head: head, body: body, options: options, sourceURL: sourceURL, sharesHead: sharesHead)
     }
+
+    /// Whether the head's pseudo-header fields came from a client's recent head (a request made
+    /// by `send(_:_:…)` from the URL of the request before it), whose storage the client's next
+    /// requests to the same URL share: a cache keyed by them may keep that storage to know those
+    /// requests by it. A hint only; what it says of the values is nothing.
+    package var sharesHead: Bool { storage.sharesHead }
 
     /// Creates a request for an absolute URL.
     /// - Throws: `AuthError.invalidRequest` when the URL has no scheme or host.

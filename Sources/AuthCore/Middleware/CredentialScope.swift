@@ -92,6 +92,12 @@ public struct CredentialScope: Sendable {
                 (scheme, authority) = (target.scheme?.value, target.authority?.value)
                 self.allows = allows
             }
+
+            /// `kept` for `target`, whose scheme and authority are the same bytes as its own.
+            init(target: HTTPRequest.PseudoHeaderFields, sameAs kept: Entry) {
+                self.target = target
+                (scheme, authority, allows) = (kept.scheme, kept.authority, kept.allows)
+            }
         }
 
         private let last = LastEntry<Entry>()
@@ -100,8 +106,9 @@ public struct CredentialScope: Sendable {
             let target = request.head.pseudoHeaderFields
             if let kept = last.value(where: { sameRepresentation(of: $0.target, target) }) { return kept.allows }
             if let kept = last.value(where: { sameBytes($0.authority, target.authority?.value) && sameBytes($0.scheme, target.scheme?.value) }) {
-                // The same origin in storage of its own: kept with it (see `SentTarget`).
-                last.keep(Entry(target: target, allows: kept.allows))
+                // The same origin in storage of its own, which the client's next requests share:
+                // kept with it.
+                if request.sharesHead { last.keep(Entry(target: target, sameAs: kept)) }
                 return kept.allows
             }
             let allows = hosts.allows(request)
