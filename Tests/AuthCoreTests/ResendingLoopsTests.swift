@@ -47,58 +47,84 @@ import Testing
         }
     }
 
-    /// Records every attempt an observer inside the loops sees.
+    /// Records every attempt an observer sees, under its name ("" for the innermost).
     struct Attempts: ObservingMiddleware {
+        var name = ""
         let trace: Trace
-        func willSend(_ request: AuthRequest) { trace.record("attempt \(request.head.path ?? "")") }
-        func didReceive(_ response: AuthResponse, for request: AuthRequest) { trace.record("got \(response.status.code)") }
-        func didFail(_ error: any Error, for request: AuthRequest) { trace.record("failed") }
+        func willSend(_ request: AuthRequest) { trace.record("\(name)attempt \(request.head.path ?? "")") }
+        func didReceive(_ response: AuthResponse, for request: AuthRequest) { trace.record("\(name)got \(response.status.code)") }
+        func didFail(_ error: any Error, for request: AuthRequest) { trace.record("\(name)failed") }
+    }
+
+    /// A step of its own after the loops: records the way in.
+    static func step(_ trace: Trace) -> ClosureMiddleware {
+        ClosureMiddleware { request, next in
+            trace.record("step \(request.head.path ?? "")")
+            return try await next(request)
+        }
     }
 
     /// What a caller and a server observe of one request.
     struct Outcome: Equatable, CustomStringConvertible {
         let sent: [String]
         let seen: [String]
+        /// The retry waits, in milliseconds.
+        var waits: [Int64] = []
         let result: String
-        var description: String { "sent \(sent), seen \(seen), \(result)" }
+        var description: String { "sent \(sent), seen \(seen), waits \(waits), \(result)" }
     }
 
     static let redirect = RedirectMiddleware(maxHops: 2)
 
-    /// The scripts: each names the request and what the paths answer.
+    /// The scripts: each names the request and what the paths answer. The retry policy allows
+    /// three attempts, waits 400 ms then 800 ms, within 700 ms from the first attempt of each hop.
     static let scenarios: [(name: String, method: HTTPRequest.Method, script: [String: [Server.Answer]])] = [
         ("a hop, then a retried 503", .get, ["/a": [.status(302, location: "/b")], "/b": [.status(503), .status(200)]]),
         ("retried, then a hop", .get, ["/a": [.status(503), .status(307, location: "/b")]]),
+        ("a wait on each hop, each within its own budget", .get, ["/a": [.status(503), .status(302, location: "/b")], "/b": [.status(503), .status(200)]]),
         ("a refused connection retried", .get, ["/a": [.refused, .status(200)]]),
-        ("refused until the attempts run out", .get, ["/a": [.refused]]),
-        ("503 until the attempts run out", .get, ["/a": [.status(503)]]),
+        ("refused until the budget runs out", .get, ["/a": [.refused]]),
+        ("503 until the budget runs out", .get, ["/a": [.status(503)]]),
         ("a POST not retried, then a 303 to a GET that is", .post, ["/a": [.status(303, location: "/b")], "/b": [.status(502), .status(200)]]),
         ("a POST's 503 returned", .post, ["/a": [.status(503)]]),
         ("more hops than allowed", .get, ["/a": [.status(302, location: "/b")], "/b": [.status(302, location: "/c")], "/c": [.status(302, location: "/a")]]),
         ("another origin loses the credential", .get, ["/a": [.status(302, location: "https://elsewhere.example.net/b")]]),
     ]
 
+    static func scenario(_ name: String) -> Int {
+        scenarios.firstIndex { $0.name == name } ?? -1
+    }
+
     /// The middlewares' orders: folded in the pipeline, or not.
     enum Order: String, CaseIterable {
-        /// As the container builds clients: both folded into the first link.
+        /// As the container builds clients: both folded into the first link, ahead of an observer
+        /// and a step of their own.
         case redirectThenRetry
-        /// Retry outside redirect: only retry folds; redirect is a step.
+        /// Both folded into the end link.
+        case redirectThenRetryAtTheEnd
+        /// Retry outside redirect: retry folds into the first link, redirect is its step.
         case retryThenRedirect
         case redirectAlone
         case retryAlone
-        /// An observer in front: neither folds into the first link; retry folds into redirect's.
+        /// An observer in front: redirect is the first link's step, retry folds into the next.
         case behindAnObserver
+        /// An observer between them: redirect folds, retry is a step after the observer.
+        case anObserverBetween
     }
 
     func middlewares(_ order: Order, clock: ManualClock, trace: Trace) -> [any Middleware] {
-        let retry = RetryMiddleware(policy: RetryPolicy(maxAttempts: 3, retryTransportErrors: true), clock: clock, random: { 0 })
+        let policy = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(400), totalBudget: .milliseconds(700), retryTransportErrors: true)
+        let retry = RetryMiddleware(policy: policy, clock: clock, random: { 1 })
         let attempts = Attempts(trace: trace)
+        let outer = Attempts(name: "outer ", trace: trace)
         switch order {
-        case .redirectThenRetry: return [Self.redirect, retry, attempts]
+        case .redirectThenRetry: return [Self.redirect, retry, attempts, Self.step(trace), Attempts(name: "inner ", trace: trace)]
+        case .redirectThenRetryAtTheEnd: return [Self.redirect, retry, attempts]
         case .retryThenRedirect: return [retry, Self.redirect, attempts]
         case .redirectAlone: return [Self.redirect, attempts]
         case .retryAlone: return [retry, attempts]
-        case .behindAnObserver: return [Attempts(trace: Trace()), Self.redirect, retry, attempts]
+        case .behindAnObserver: return [outer, Self.redirect, retry, attempts]
+        case .anObserverBetween: return [Self.redirect, outer, retry, attempts]
         }
     }
 
@@ -112,7 +138,8 @@ import Testing
         let (_, method, script) = Self.scenarios[scenario]
         let server = Server(script)
         let trace = Trace()
-        let middlewares = middlewares(order, clock: ManualClock(), trace: trace)
+        let clock = ManualClock()
+        let middlewares = middlewares(order, clock: clock, trace: trace)
         let result: String
         do {
             let request = try AuthRequest(
@@ -128,7 +155,8 @@ import Testing
         } catch {
             result = "failed: \(error)"
         }
-        return Outcome(sent: server.sent.withLock { $0 }, seen: trace.all, result: result)
+        let waits = clock.sleeps.map { $0 / .milliseconds(1) }.map { Int64($0.rounded()) }
+        return Outcome(sent: server.sent.withLock { $0 }, seen: trace.all, waits: waits, result: result)
     }
 
     @Test(arguments: Order.allCases, 0..<scenarios.count)
@@ -139,20 +167,34 @@ import Testing
     }
 
     /// The comparison above holds only if the loops do their work: the container's order, spelled
-    /// out for two scripts.
+    /// out for some scripts.
     @Test func eachHopIsRetriedOnItsOwnAndTheObserversSeeEveryAttempt() async {
-        let hopThenRetry = await outcome(.redirectThenRetry, 0, pipeline: true)
+        let hopThenRetry = await outcome(.redirectThenRetryAtTheEnd, Self.scenario("a hop, then a retried 503"), pipeline: true)
         #expect(hopThenRetry == Outcome(
             sent: ["GET api.example.com/a +auth", "GET api.example.com/b +auth", "GET api.example.com/b +auth"],
             seen: ["attempt /a", "got 302", "attempt /b", "got 503", "attempt /b", "got 200"],
+            waits: [400],
             result: "answered 200"
         ))
-        let elsewhere = await outcome(.redirectThenRetry, 8, pipeline: true)
+        // Each hop's budget starts with its first attempt: the second wait fits only so.
+        let twoWaits = await outcome(.redirectThenRetry, Self.scenario("a wait on each hop, each within its own budget"), pipeline: true)
+        #expect(twoWaits.waits == [400, 400])
+        #expect(twoWaits.result == "answered 200")
+        #expect(twoWaits.seen.filter { $0.hasPrefix("step") } == ["step /a", "step /a", "step /b", "step /b"])
+        let outOfBudget = await outcome(.redirectThenRetry, Self.scenario("503 until the budget runs out"), pipeline: true)
+        #expect(outOfBudget.waits == [400])
+        #expect(outOfBudget.result == "answered 503")
+        // An observer before the loops sees the request once; one between them, each hop.
+        let behind = await outcome(.behindAnObserver, Self.scenario("a hop, then a retried 503"), pipeline: true)
+        #expect(behind.seen.filter { $0.hasPrefix("outer") } == ["outer attempt /a", "outer got 200"])
+        let between = await outcome(.anObserverBetween, Self.scenario("a hop, then a retried 503"), pipeline: true)
+        #expect(between.seen.filter { $0.hasPrefix("outer") } == ["outer attempt /a", "outer got 302", "outer attempt /b", "outer got 200"])
+        let elsewhere = await outcome(.redirectThenRetry, Self.scenario("another origin loses the credential"), pipeline: true)
         #expect(elsewhere.sent == ["GET api.example.com/a +auth", "GET elsewhere.example.net/b"])
         #expect(elsewhere.result == "answered 200")
-        let postThenGet = await outcome(.redirectThenRetry, 5, pipeline: true)
+        let postThenGet = await outcome(.redirectThenRetry, Self.scenario("a POST not retried, then a 303 to a GET that is"), pipeline: true)
         #expect(postThenGet.sent == ["POST api.example.com/a +auth", "GET api.example.com/b +auth", "GET api.example.com/b +auth"])
-        let tooMany = await outcome(.redirectThenRetry, 7, pipeline: true)
+        let tooMany = await outcome(.redirectThenRetry, Self.scenario("more hops than allowed"), pipeline: true)
         #expect(tooMany.sent.count == 3)
         #expect(tooMany.result == "failed: \(AuthError.Code.redirect)")
     }

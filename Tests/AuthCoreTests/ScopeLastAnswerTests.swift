@@ -1,7 +1,7 @@
 import AuthCore
 import Foundation
-import Synchronization
 import HTTPTypes
+import Synchronization
 import Testing
 
 /// A scope keeps its answer for the scheme and authority asked about last: whatever came before,
@@ -35,7 +35,14 @@ import Testing
             return AuthResponse(status: .ok)
         })
         for text in texts.prefix(4).flatMap({ [$0, $0, $0] }) { _ = try await client.send(.get, #require(URL(string: text))) }
-        requests += sent.withLock { $0 }
+        let madeByAClient = sent.withLock { $0 }
+        requests += madeByAClient
+        // And such requests changed on their way: storage of their own.
+        for request in madeByAClient.prefix(3) {
+            var moved = request
+            moved.head.authority = "evil.example.com"
+            requests.append(moved)
+        }
         var admitted = 0
         for first in requests {
             for second in requests {

@@ -1,8 +1,8 @@
 import AuthCore
 @testable import AuthHTTPClient
 import Foundation
-import Synchronization
 import HTTPTypes
+import Synchronization
 import Testing
 
 /// The transport reuses the URL of the target it sent to last: whatever came before, each request
@@ -40,7 +40,14 @@ import Testing
         }
         // Requests a client made from URLs, each three times: the second and third share the
         // first's head storage, by which the target knows them once it has kept it.
-        requests += try await Self.madeByAClient(from: urls.prefix(3).flatMap { [$0, $0, $0] })
+        let madeByAClient = try await Self.madeByAClient(from: urls.prefix(3).flatMap { [$0, $0, $0] })
+        requests += madeByAClient
+        // And such requests changed on their way (an API key put in the query): storage of their own.
+        for request in madeByAClient.prefix(3) {
+            var moved = request
+            moved.head.path = "/elsewhere?key=1"
+            requests.append(moved)
+        }
         let target = SentTarget()
         var refused = 0
         // Every request after every other, each twice in a row.

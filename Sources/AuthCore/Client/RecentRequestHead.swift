@@ -37,7 +37,7 @@ final class RecentRequestHead: Sendable {
         if let recent = last.value(where: { sameBytes($0.url, text) && $0.method == method }) {
             var head = recent.head
             if !headerFields.isEmpty { head.headerFields = headerFields }
-            return AuthRequest(head: head, body: body, options: options, sourceURL: recent.sourceURL, sharesHead: true)
+            return AuthRequest(head: head, body: body, options: options, sourceURL: recent.sourceURL, sharedTarget: recent.head.pseudoHeaderFields)
         }
         let request = try AuthRequest(method: method, url: url, headerFields: headerFields, body: body, options: options)
         var head = request.head

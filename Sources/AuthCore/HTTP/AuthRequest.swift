@@ -25,16 +25,17 @@ public struct AuthRequest: Sendable, Equatable {
         @usableFromInline @exclusivity(unchecked) var options: RequestOptions
         /// The URL the request was made from, when it is exactly scheme, `://`, authority and target.
         let sourceURL: String?
-        /// Whether the head came from a client's recent head (see ``AuthRequest/sharesHead``).
-        let sharesHead: Bool
+        /// The pseudo-header fields of the client's recent head the request was made from, if any
+        /// (see ``AuthRequest/isOnSharedHead``).
+        let sharedTarget: HTTPRequest.PseudoHeaderFields?
 
         @usableFromInline
-        init(head: HTTPRequest, body: Data, options: RequestOptions, sourceURL: String? = nil, sharesHead: Bool = false) {
+        init(head: HTTPRequest, body: Data, options: RequestOptions, sourceURL: String? = nil, sharedTarget: HTTPRequest.PseudoHeaderFields? = nil) {
             self.head = head
             self.body = body
             self.options = options
             self.sourceURL = sourceURL
-            self.sharesHead = sharesHead
+            self.sharedTarget = sharedTarget
         }
     }
 
@@ -43,7 +44,7 @@ public struct AuthRequest: Sendable, Equatable {
     @usableFromInline
     mutating func makeUnique() {
         if !isKnownUniquelyReferenced(&storage) {
-            storage = Storage(head: storage.head, body: storage.body, options: storage.options, sourceURL: storage.sourceURL, sharesHead: storage.sharesHead)
+            storage = Storage(head: storage.head, body: storage.body, options: storage.options, sourceURL: storage.sourceURL, sharedTarget: storage.sharedTarget)
         }
     }
 
@@ -88,15 +89,20 @@ public struct AuthRequest: Sendable, Equatable {
     }
 
     /// A request from its parts and the URL it was made from (see ``sourceURL``).
-    init(head: HTTPRequest, body: Data, options: RequestOptions, sourceURL: String?, sharesHead: Bool = false) {
-        storage = Storage(head: head, body: body, options: options, sourceURL: sourceURL, sharesHead: sharesHead)
+    init(head: HTTPRequest, body: Data, options: RequestOptions, sourceURL: String?, sharedTarget: HTTPRequest.PseudoHeaderFields? = nil) {
+        storage = Storage(head: head, body: body, options: options, sourceURL: sourceURL, sharedTarget: sharedTarget)
     }
 
-    /// Whether the head's pseudo-header fields came from a client's recent head (a request made
-    /// by `send(_:_:…)` from the URL of the request before it), whose storage the client's next
-    /// requests to the same URL share: a cache keyed by them may keep that storage to know those
-    /// requests by it. A hint only; what it says of the values is nothing.
-    package var sharesHead: Bool { storage.sharesHead }
+    /// Whether the head's pseudo-header fields are still those of the client's recent head it was
+    /// made from (a request made by `send(_:_:…)` from the URL of the request before it), whose
+    /// storage the client's next requests to the same URL share: a cache keyed by them may keep
+    /// that storage to know those requests by it. False once a middleware changed the method,
+    /// scheme, authority or path (an API key put in the query, say), which gives the request
+    /// storage of its own. A hint only: it says nothing of the values.
+    package var isOnSharedHead: Bool {
+        guard let shared = storage.sharedTarget else { return false }
+        return sameRepresentation(of: shared, head.pseudoHeaderFields)
+    }
 
     /// Creates a request for an absolute URL.
     /// - Throws: `AuthError.invalidRequest` when the URL has no scheme or host.

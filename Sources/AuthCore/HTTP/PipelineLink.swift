@@ -14,6 +14,8 @@ final class PipelineLink: Sendable {
     /// The observers between the step before and this one, outermost first.
     @usableFromInline let observers: [Observer]
     /// The redirect and retry loops around the observers and the step, when the link has them.
+    /// Optional, unlike the transport: a class-bound existential, whose unwrapping per request
+    /// copies one reference.
     @usableFromInline let loops: (any ResendingLoops)?
     @usableFromInline let then: PipelineLink?
     /// The pipeline's transport, which an end link calls directly rather than through the witness
@@ -102,7 +104,9 @@ final class PipelineLink: Sendable {
 
     /// The link after this one. Only an end link has none: its own link stands there, so that
     /// this needs no check that could trap, and a ``MiddlewareNext`` made from a closure (an end
-    /// link alone) sends through the closure.
+    /// link alone, without loops) sends through the closure. No other ``MiddlewareNext`` is made
+    /// for an end link (`step` calls its transport directly), so an end link's loops are never
+    /// entered again from inside them.
     @usableFromInline var following: PipelineLink { then ?? self }
 
     /// An observer, held by reference: iterating the observers copies a reference, not the

@@ -10,6 +10,6 @@ protocol RequestSender: Sendable {
 extension MiddlewareNext: RequestSender {
     @inline(__always)
     nonisolated(nonsending) func send(_ request: AuthRequest) async throws -> AuthResponse {
-        try await link.following.send(request)
+        try await self(request)
     }
 }

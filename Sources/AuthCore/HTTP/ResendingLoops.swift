@@ -6,10 +6,11 @@
 /// (``RedirectMiddleware``'s `following` and ``RetryMiddleware``'s `attempts`, the code their
 /// `intercept` runs) are inlined into one function, with the rest of the link inlined into them:
 /// what they do is the same, nested the same way (each hop retried on its own, the observers
-/// seeing every attempt), for about 1,500 instructions a request less.
+/// seeing every attempt), with two async frames fewer per request.
 ///
-/// A link folds them only in the order the container puts them, redirect outside retry, and only
-/// before its observers: any other order or position leaves a middleware as a step of its own.
+/// A link folds a redirect or a retry middleware that comes first in it (before its observers),
+/// and a retry middleware right after a folded redirect (the container's order). Anything else
+/// (an observer before them, a redirect after a retry) leaves the middleware a step of its own.
 @usableFromInline
 protocol ResendingLoops: AnyObject, Sendable {
     /// Sends `request` through `link`'s observers and step, inside the loops.

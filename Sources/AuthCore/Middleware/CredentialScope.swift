@@ -83,19 +83,22 @@ public struct CredentialScope: Sendable {
     private final class LastAnswer: Sendable {
         private final class Entry: Sendable {
             let target: HTTPRequest.PseudoHeaderFields
+            /// Whether `target` is a client's shared head (`AuthRequest.isOnSharedHead`).
+            let isSharedHead: Bool
             let scheme: String?
             let authority: String?
             let allows: Bool
 
-            init(target: HTTPRequest.PseudoHeaderFields, allows: Bool) {
-                self.target = target
+            init(target: HTTPRequest.PseudoHeaderFields, isSharedHead: Bool, allows: Bool) {
+                (self.target, self.isSharedHead) = (target, isSharedHead)
                 (scheme, authority) = (target.scheme?.value, target.authority?.value)
                 self.allows = allows
             }
 
-            /// `kept` for `target`, whose scheme and authority are the same bytes as its own.
-            init(target: HTTPRequest.PseudoHeaderFields, sameAs kept: Entry) {
-                self.target = target
+            /// `kept` for a client's shared head `target`, whose scheme and authority are the
+            /// same bytes as its own.
+            init(sharedHead target: HTTPRequest.PseudoHeaderFields, sameAs kept: Entry) {
+                (self.target, isSharedHead) = (target, true)
                 (scheme, authority, allows) = (kept.scheme, kept.authority, kept.allows)
             }
         }
@@ -104,15 +107,18 @@ public struct CredentialScope: Sendable {
 
         func allows(_ request: AuthRequest, by hosts: AllowedHosts) -> Bool {
             let target = request.head.pseudoHeaderFields
-            if let kept = last.value(where: { sameRepresentation(of: $0.target, target) }) { return kept.allows }
-            if let kept = last.value(where: { sameBytes($0.authority, target.authority?.value) && sameBytes($0.scheme, target.scheme?.value) }) {
-                // The same origin in storage of its own, which the client's next requests share:
-                // kept with it.
-                if request.sharesHead { last.keep(Entry(target: target, sameAs: kept)) }
-                return kept.allows
+            if let kept = last.kept {
+                if sameRepresentation(of: kept.target, target) { return kept.allows }
+                if sameBytes(kept.authority, target.authority?.value) && sameBytes(kept.scheme, target.scheme?.value) {
+                    // The same origin in storage of its own. When that is the storage the
+                    // client's next requests share, it takes the place of one no client shares
+                    // (never another client's, so that two clients of one origin do not take turns).
+                    if !kept.isSharedHead, request.isOnSharedHead { last.keep(Entry(sharedHead: target, sameAs: kept)) }
+                    return kept.allows
+                }
             }
             let allows = hosts.allows(request)
-            last.keep(Entry(target: target, allows: allows))
+            last.keep(Entry(target: target, isSharedHead: request.isOnSharedHead, allows: allows))
             return allows
         }
     }

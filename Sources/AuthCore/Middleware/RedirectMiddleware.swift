@@ -34,7 +34,7 @@ public struct RedirectMiddleware: Middleware {
 
     // Inlined into its protocol witness: one async frame per request instead of two. A client
     // whose pipeline has this middleware at the front of a link does not call it: the link runs
-    // `following(_:send:)` itself (see `ResendingLoops`).
+    // `following(_:through:)` itself (see `ResendingLoops`).
     /// Sends and follows redirects.
     @inline(__always)
     public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {

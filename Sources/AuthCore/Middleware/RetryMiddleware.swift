@@ -31,7 +31,7 @@ public struct RetryMiddleware: Middleware {
 
     // Inlined into its protocol witness: one async frame per request instead of two. A client
     // whose pipeline has this middleware at the front of a link does not call it: the link runs
-    // `attempts(_:send:)` itself (see `ResendingLoops`).
+    // `attempts(_:through:)` itself (see `ResendingLoops`).
     /// Sends, and repeats while the policy allows.
     @inline(__always)
     public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {

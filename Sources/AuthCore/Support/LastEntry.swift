@@ -19,9 +19,13 @@ package final class LastEntry<Entry: AnyObject & Sendable>: Sendable {
 
     /// The kept value, when `matches` it.
     package func value(where matches: (Entry) -> Bool) -> Entry? {
-        guard let kept = last.withLock({ $0 }) else { return nil }
-        let entry = unsafeDowncast(kept, to: Entry.self)
+        guard let entry = kept else { return nil }
         return matches(entry) ? entry : nil
+    }
+
+    /// The kept value, if any.
+    package var kept: Entry? {
+        last.withLock { $0 }.map { unsafeDowncast($0, to: Entry.self) }
     }
 
     /// Keeps `entry` in place of the one kept before.

@@ -1,4 +1,5 @@
 import Foundation
+package import HTTPTypes
 
 /// Whether two strings are the same bytes (both absent counts as the same).
 ///
@@ -21,13 +22,27 @@ package func sameBytes(_ a: String?, _ b: String?) -> Bool {
     }
 }
 
-/// Whether two values have the same representation, bit for bit: the same value, for a value made
-/// of plain bits and references to copy-on-write storage (a `String`, HTTPTypes' pseudo-header
-/// fields), as long as one of them is kept (shared storage is not changed in place). A false
-/// answer says nothing: equal values may be represented differently.
+/// Whether two strings are one value: equal representations are equal bytes (a small string's
+/// bytes are its representation; a large one's storage is immutable while shared).
+private func sameRepresentation(of a: String, _ b: String) -> Bool {
+    sameBits(a, b)
+}
+
+/// Whether two sets of pseudo-header fields are one value: the same copy-on-write storage (what
+/// HTTPTypes holds them in), which is not changed in place while two values share it. A false
+/// answer says nothing: equal fields may be held in two storages.
 ///
-/// Word by word: a call of `memcmp` costs several times that for a value of a few words.
-package func sameRepresentation<T>(of a: T, _ b: T) -> Bool {
+/// The caller keeps `a` (a cache's entry holds it): a storage freed meanwhile could otherwise
+/// come back at the same address with other fields. `PseudoHeaderFieldsLayoutTests` checks that
+/// the fields are still one reference.
+package func sameRepresentation(of a: HTTPRequest.PseudoHeaderFields, _ b: HTTPRequest.PseudoHeaderFields) -> Bool {
+    sameBits(a, b)
+}
+
+/// Whether two values are the same bits, word by word: a call of `memcmp` costs several times
+/// that for a value of a word or two.
+@inline(__always)
+private func sameBits<T>(_ a: T, _ b: T) -> Bool {
     withUnsafeBytes(of: a) { a in
         withUnsafeBytes(of: b) { b in
             var offset = 0

@@ -1,0 +1,29 @@
+import AuthCore
+import Foundation
+import HTTPTypes
+import Testing
+
+/// The caches that know a request by its pseudo-header fields' representation
+/// (`sameRepresentation(of:_:)`) rely on HTTPTypes holding them in one copy-on-write storage:
+/// copies share it, a change makes a storage of its own. Should HTTPTypes hold them otherwise,
+/// these fail before a cache could answer for the wrong target.
+@Suite struct PseudoHeaderFieldsLayoutTests {
+    @Test func theFieldsAreOneReference() {
+        #expect(MemoryLayout<HTTPRequest.PseudoHeaderFields>.size == MemoryLayout<AnyObject>.size)
+    }
+
+    @Test func copiesShareTheRepresentationAndAChangeLeavesIt() {
+        let head = HTTPRequest(method: .get, scheme: "https", authority: "api.example.com", path: "/v1/me")
+        let copy = head
+        #expect(sameRepresentation(of: head.pseudoHeaderFields, copy.pseudoHeaderFields))
+        for change in [{ (h: inout HTTPRequest) in h.path = "/v1/you" }, { $0.authority = "evil.example.com" }, { $0.scheme = "http" }, { $0.method = .post }, { $0.path = "/v1/me" }] {
+            var changed = head
+            change(&changed)
+            #expect(!sameRepresentation(of: head.pseudoHeaderFields, changed.pseudoHeaderFields))
+        }
+        // Equal fields made apart are two storages: the caches then compare their bytes.
+        let twin = HTTPRequest(method: .get, scheme: "https", authority: "api.example.com", path: "/v1/me")
+        #expect(twin.pseudoHeaderFields == head.pseudoHeaderFields)
+        #expect(!sameRepresentation(of: head.pseudoHeaderFields, twin.pseudoHeaderFields))
+    }
+}
