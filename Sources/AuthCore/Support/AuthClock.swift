@@ -28,8 +28,9 @@ extension Duration {
     /// The duration in seconds as a floating-point number.
     ///
     /// From the 128-bit count of attoseconds by its two words: `components` divides it by 10¹⁸
-    /// (about 190 instructions), `Double(attoseconds)` converts through generic code (about
-    /// 3,000), and this is asked for on every request (the leeway a credential must still have).
+    /// (about 190 instructions), `Double(attoseconds)` converts through unspecialized generic
+    /// code (thousands), and this is asked for on every request (the leeway a credential must
+    /// still have).
     var seconds: Double {
         let magnitude = attoseconds.magnitude
         let high = UInt64(truncatingIfNeeded: magnitude >> 64)
