@@ -10,28 +10,26 @@ import HTTPTypes
 /// and ``PathFidelity``), so reusing it sends exactly what checking again would. Only a URL that
 /// passed the checks is kept; a refused target is refused every time.
 ///
-/// A request whose pseudo-header fields are the kept ones' representation (the same storage: a
-/// client's requests to one URL share the head it built once) has the same three parts
-/// without reading them (three getters and three string comparisons).
+/// The entry is known by a `KeptTarget`: a client's requests to one URL share their
+/// pseudo-header fields' storage, and have the same three parts without reading them (three
+/// getters and three string comparisons).
 final class SentTarget: Sendable {
     private final class Entry: Sendable {
-        let target: HTTPRequest.PseudoHeaderFields
-        /// Whether `target` is a client's shared head (`AuthRequest.isOnSharedHead`).
-        let isSharedHead: Bool
+        let key: KeptTarget
         let scheme: String?
         let authority: String?
         let path: String?
         let url: String
 
-        init(target: HTTPRequest.PseudoHeaderFields, isSharedHead: Bool, url: String) {
-            (self.target, self.isSharedHead) = (target, isSharedHead)
-            (scheme, authority, path) = (target.scheme?.value, target.authority?.value, target.path?.value)
+        init(key: KeptTarget, url: String) {
+            self.key = key
+            (scheme, authority, path) = (key.fields.scheme?.value, key.fields.authority?.value, key.fields.path?.value)
             self.url = url
         }
 
-        /// `kept` for a client's shared head `target`, whose three parts are the same bytes as its own.
-        init(sharedHead target: HTTPRequest.PseudoHeaderFields, sameAs kept: Entry) {
-            (self.target, isSharedHead) = (target, true)
+        /// `kept` under `key`, whose three parts are the same bytes as its own.
+        init(key: KeptTarget, sameAs kept: Entry) {
+            self.key = key
             (scheme, authority, path, url) = (kept.scheme, kept.authority, kept.path, kept.url)
         }
     }
@@ -44,12 +42,9 @@ final class SentTarget: Sendable {
     func url(for request: AuthRequest) throws -> String {
         let target = request.head.pseudoHeaderFields
         if let kept = last.kept {
-            if sameRepresentation(of: kept.target, target) { return kept.url }
+            if kept.key.holds(target) { return kept.url }
             if sameBytes(kept.path, target.path?.value) && sameBytes(kept.authority, target.authority?.value) && sameBytes(kept.scheme, target.scheme?.value) {
-                // The same target in storage of its own. When that is the storage the client's
-                // next requests share, it takes the place of one no client shares (never another
-                // client's, so that two clients calling one URL do not take turns).
-                if !kept.isSharedHead, request.isOnSharedHead { last.keep(Entry(sharedHead: target, sameAs: kept)) }
+                if let key = kept.key.replacement(for: request) { last.keep(Entry(key: key, sameAs: kept)) }
                 return kept.url
             }
         }
@@ -59,7 +54,7 @@ final class SentTarget: Sendable {
                 "the path holds percent-escapes of bytes that are not UTF-8 (such as %FF): AsyncHTTPClient would send / in its place, so the request is not sent"
             )
         }
-        last.keep(Entry(target: target, isSharedHead: request.isOnSharedHead, url: url))
+        last.keep(Entry(key: KeptTarget(of: request), url: url))
         return url
     }
 }

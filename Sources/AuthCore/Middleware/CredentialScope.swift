@@ -77,28 +77,24 @@ public struct CredentialScope: Sendable {
 
     /// The answer of `AllowedHosts.allows(_:)` for a request, kept for the scheme and authority asked
     /// about last, byte for byte: a client calling one host again and again asks once (the
-    /// answer depends on those two alone, and the hosts never change). A request whose
-    /// pseudo-header fields are the kept ones' representation (the same storage, see
-    /// `sameRepresentation(of:_:)`) has the same two without reading them.
+    /// answer depends on those two alone, and the hosts never change). The entry is known by a
+    /// `KeptTarget`, as the transport's last target is.
     private final class LastAnswer: Sendable {
         private final class Entry: Sendable {
-            let target: HTTPRequest.PseudoHeaderFields
-            /// Whether `target` is a client's shared head (`AuthRequest.isOnSharedHead`).
-            let isSharedHead: Bool
+            let key: KeptTarget
             let scheme: String?
             let authority: String?
             let allows: Bool
 
-            init(target: HTTPRequest.PseudoHeaderFields, isSharedHead: Bool, allows: Bool) {
-                (self.target, self.isSharedHead) = (target, isSharedHead)
-                (scheme, authority) = (target.scheme?.value, target.authority?.value)
+            init(key: KeptTarget, allows: Bool) {
+                self.key = key
+                (scheme, authority) = (key.fields.scheme?.value, key.fields.authority?.value)
                 self.allows = allows
             }
 
-            /// `kept` for a client's shared head `target`, whose scheme and authority are the
-            /// same bytes as its own.
-            init(sharedHead target: HTTPRequest.PseudoHeaderFields, sameAs kept: Entry) {
-                (self.target, isSharedHead) = (target, true)
+            /// `kept` under `key`, whose scheme and authority are the same bytes as its own.
+            init(key: KeptTarget, sameAs kept: Entry) {
+                self.key = key
                 (scheme, authority, allows) = (kept.scheme, kept.authority, kept.allows)
             }
         }
@@ -108,17 +104,14 @@ public struct CredentialScope: Sendable {
         func allows(_ request: AuthRequest, by hosts: AllowedHosts) -> Bool {
             let target = request.head.pseudoHeaderFields
             if let kept = last.kept {
-                if sameRepresentation(of: kept.target, target) { return kept.allows }
+                if kept.key.holds(target) { return kept.allows }
                 if sameBytes(kept.authority, target.authority?.value) && sameBytes(kept.scheme, target.scheme?.value) {
-                    // The same origin in storage of its own. When that is the storage the
-                    // client's next requests share, it takes the place of one no client shares
-                    // (never another client's, so that two clients of one origin do not take turns).
-                    if !kept.isSharedHead, request.isOnSharedHead { last.keep(Entry(sharedHead: target, sameAs: kept)) }
+                    if let key = kept.key.replacement(for: request) { last.keep(Entry(key: key, sameAs: kept)) }
                     return kept.allows
                 }
             }
             let allows = hosts.allows(request)
-            last.keep(Entry(target: target, isSharedHead: request.isOnSharedHead, allows: allows))
+            last.keep(Entry(key: KeptTarget(of: request), allows: allows))
             return allows
         }
     }
