@@ -1,12 +1,16 @@
 // End to end over real HTTP (issue 23): raw AsyncHTTPClient against the AuthKit client of
 // `AuthContainer.makeClient` over `HTTPClientTransport`, both sending `GET /v1/me` with a bearer
-// token to a Hummingbird server on 127.0.0.1 in this process, at concurrency 1, 16 and 64.
+// token to a Hummingbird server on 127.0.0.1 in this process, at concurrency 1, 16 and 64. With
+// `E2E_SERVER=process` in the environment, the server runs in a process of its own (this
+// executable started again, `LoopbackServerProcess`).
 //
 // Each iteration sends one batch raw and the same batch through AuthKit, raw first in one round
-// and AuthKit first in the next (so a load spike hits both, and neither always goes second). `paired: ratio x1000` is AuthKit's wall time ÷ raw's: at most
-// 1031 means AuthKit's throughput is at least 0.97 × raw's. `CPU ratio x1000` is the same for
-// the process's CPU time (client and server: the server's share is the same in both, so this
-// understates the client's difference; Benchmarks/scripts/callgrind-e2e counts the client alone).
+// and AuthKit first in the next (so a load spike hits both, and neither always goes second).
+// `paired: ratio x1000` is AuthKit's wall time ÷ raw's: at most 1031 means AuthKit's throughput
+// is at least 0.97 × raw's. `CPU ratio x1000` is the same for the process's CPU time (with the
+// server in this process, client and server: the server's share is the same in both, so this
+// understates the client's difference; with `E2E_SERVER=process`, the client's alone;
+// Benchmarks/scripts/callgrind-e2e counts the client's instructions).
 //
 // Two baselines: raw AsyncHTTPClient over the AuthKit client's own `HTTPClient` (the same
 // AsyncHTTPClient work, so the difference is AuthKit's), and raw AsyncHTTPClient on a client of
@@ -24,12 +28,36 @@ import Synchronization
 /// The server and clients, started once per benchmark process.
 final class Fixture: Sendable {
     let clients: EndToEndClients
-    let server: Task<Void, any Error>
+    let server: Server
+
+    /// Where the loopback server runs.
+    enum Server {
+        case inProcess(Task<Void, any Error>)
+        case process(LoopbackServerProcess)
+
+        func stop() {
+            switch self {
+            case .inProcess(let task): task.cancel()
+            case .process(let process): process.stop()
+            }
+        }
+    }
 
     init() async throws {
-        let (port, task) = try await LoopbackServer.start()
-        server = task
-        clients = try await EndToEndClients(port: port)
+        let port: Int
+        if ProcessInfo.processInfo.environment["E2E_SERVER"] == "process" {
+            let process = try LoopbackServerProcess()
+            (port, server) = (process.port, .process(process))
+        } else {
+            let (listening, task) = try await LoopbackServer.start()
+            (port, server) = (listening, .inProcess(task))
+        }
+        do {
+            clients = try await EndToEndClients(port: port)
+        } catch {
+            server.stop()
+            throw error
+        }
         // Connections opened and every path warmed before the first measured batch.
         for _ in 0..<64 {
             _ = try await clients.sendAuthKit()
@@ -39,8 +67,8 @@ final class Fixture: Sendable {
     }
 
     func stop() async throws {
+        defer { server.stop() }
         try await clients.shutdown()
-        server.cancel()
     }
 }
 
@@ -68,6 +96,8 @@ let baselines: [(name: String, send: @Sendable (EndToEndClients) async throws ->
 ]
 
 let benchmarks: @Sendable () -> Void = {
+    // This executable is also the server that `LoopbackServerProcess` starts.
+    LoopbackServer.serveIfAsked()
     let cases = baselines.flatMap { baseline in [(1, 100), (16, 320), (64, 640)].map { (baseline, $0.0, $0.1) } }
     for (baseline, concurrency, total) in cases {
         var configuration = Benchmark.Configuration.suite(.microseconds, scaling: .one, warmup: 3, maxDuration: .seconds(20), maxIterations: 60)
