@@ -7,10 +7,10 @@
 // Each iteration sends one batch raw and the same batch through AuthKit, raw first in one round
 // and AuthKit first in the next (so a load spike hits both, and neither always goes second).
 // `paired: ratio x1000` is AuthKit's wall time ÷ raw's: at most 1031 means AuthKit's throughput
-// is at least 0.97 × raw's. `CPU ratio x1000` is the same for the process's CPU time (with the
-// server in this process, client and server: the server's share is the same in both, so this
-// understates the client's difference; with `E2E_SERVER=process`, the client's alone;
-// Benchmarks/scripts/callgrind-e2e counts the client's instructions).
+// is at least 0.97 × raw's. `CPU ratio x1000` is the same for the process's CPU time. With the
+// server in this process, that is the client's and the server's, and the server's share, the
+// same in both, makes it understate the client's difference. With `E2E_SERVER=process` it is the
+// client's alone. Benchmarks/scripts/callgrind-e2e counts the client's instructions.
 //
 // Two baselines: raw AsyncHTTPClient over the AuthKit client's own `HTTPClient` (the same
 // AsyncHTTPClient work, so the difference is AuthKit's), and raw AsyncHTTPClient on a client of
@@ -45,12 +45,15 @@ final class Fixture: Sendable {
 
     init() async throws {
         let port: Int
-        if ProcessInfo.processInfo.environment["E2E_SERVER"] == "process" {
+        switch ProcessInfo.processInfo.environment["E2E_SERVER"] {
+        case "process":
             let process = try LoopbackServerProcess()
             (port, server) = (process.port, .process(process))
-        } else {
+        case nil, "":
             let (listening, task) = try await LoopbackServer.start()
             (port, server) = (listening, .inProcess(task))
+        case let other?:
+            throw FixtureError(description: "E2E_SERVER=\(other): set it to `process`, or leave it unset for a server in this process")
         }
         do {
             clients = try await EndToEndClients(port: port)
@@ -58,11 +61,16 @@ final class Fixture: Sendable {
             server.stop()
             throw error
         }
-        // Connections opened and every path warmed before the first measured batch.
-        for _ in 0..<64 {
-            _ = try await clients.sendAuthKit()
-            _ = try await clients.sendRaw()
-            _ = try await clients.sendRawOnDefaults()
+        do {
+            // Connections opened and every path warmed before the first measured batch.
+            for _ in 0..<64 {
+                _ = try await clients.sendAuthKit()
+                _ = try await clients.sendRaw()
+                _ = try await clients.sendRawOnDefaults()
+            }
+        } catch {
+            try? await stop()
+            throw error
         }
     }
 
@@ -70,6 +78,11 @@ final class Fixture: Sendable {
         defer { server.stop() }
         try await clients.shutdown()
     }
+}
+
+/// The fixture could not start.
+struct FixtureError: Error, CustomStringConvertible {
+    let description: String
 }
 
 let fixture = Mutex<Fixture?>(nil)
