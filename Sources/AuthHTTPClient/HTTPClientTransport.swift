@@ -18,14 +18,15 @@ import NIOPosix
 ///     // make clients of the container and send requests here
 /// }
 /// ```
-/// A transport made with ``init(configuration:maxResponseBytes:responseHeadTimeout:)`` must be shut
-/// down with ``shutdown()``.
+/// A transport made with ``init(configuration:maxResponseBytes:responseHeadTimeout:bodyReadTimeout:)``
+/// must be shut down with ``shutdown()``.
 ///
 /// The response's head (status and header fields) must come within ``responseHeadTimeout``
 /// (30 seconds unless set; a request's ``/AuthCore/RequestOptions/timeout`` replaces it), else the
 /// request fails with `AuthError` code `.timeout`, which the retry middleware does not repeat.
-/// The body is then bounded by the configuration's read timeout, one wait for bytes at a time;
-/// ``/AuthCore/TimeoutMiddleware`` bounds a request whole.
+/// The body must then bring bytes at least once every ``bodyReadTimeout`` (60 seconds unless
+/// set), else the request fails with `.timeout` too; ``/AuthCore/TimeoutMiddleware`` bounds a
+/// request whole.
 public final class HTTPClientTransport: Transport {
     /// Internal, not private: tests read its tracer.
     let client: HTTPClient
@@ -38,6 +39,30 @@ public final class HTTPClientTransport: Transport {
     public let responseHeadTimeout: Duration
     /// ``responseHeadTimeout`` as AsyncHTTPClient takes it.
     private let deadline: TimeAmount
+    /// How long a response's body may go without bytes before the request fails with
+    /// `AuthError` code `.timeout`; nil for no bound.
+    ///
+    /// The body is read in a child task, which one sweep (every quarter of this, at most every
+    /// second, for all of the transport's requests) cancels when its count of chunks has not
+    /// moved for this long: a stalled body fails between this long and two sweeps more after its
+    /// last bytes. The bytes count as the transport takes them in, so a process whose tasks
+    /// cannot run for this long looks the same as a server that stopped. A body whose head
+    /// announces more than ``maxResponseBytes`` is refused before it is read.
+    ///
+    /// A stalled body fails with `.timeout`, which the retry middleware does not repeat, as a
+    /// response head that does not come; AsyncHTTPClient's own read timeout, when a
+    /// configuration sets it, fails the request with `.transport`.
+    ///
+    /// AsyncHTTPClient's read timeout (`HTTPClient.Configuration.timeout.read`, off in
+    /// ``defaultConfiguration``) bounds the same wait with a timer that every request starts,
+    /// moves and stops on its connection's event loop: about 18,000 instructions a request against
+    /// some 6,000 here, and event-loop time that limits throughput when many requests share the
+    /// loops with a server in the same process. One request at a time, the child task costs more
+    /// CPU than that timer (`Benchmarks/README.md`): a client that sends one request at a time
+    /// and counts microseconds may set this to nil and `timeout.read` in its configuration.
+    public let bodyReadTimeout: Duration?
+    /// Keeps ``bodyReadTimeout``.
+    private let bodyReads: BodyReadWatch?
     /// The URL of the target last sent to.
     private let sentTarget = SentTarget()
 
@@ -52,10 +77,12 @@ public final class HTTPClientTransport: Transport {
     ///   - configuration: The AsyncHTTPClient configuration; its redirects are turned off.
     ///   - maxResponseBytes: The largest response body read.
     ///   - responseHeadTimeout: How long a request may wait for its response's head.
-    public init(
+    ///   - bodyReadTimeout: How long a response's body may go without bytes; nil for no bound.
+    public convenience init(
         configuration: HTTPClient.Configuration = HTTPClientTransport.defaultConfiguration,
         maxResponseBytes: Int = 16 << 20,
-        responseHeadTimeout: Duration = .seconds(30)
+        responseHeadTimeout: Duration = .seconds(30),
+        bodyReadTimeout: Duration? = .seconds(60)
     ) {
         var configuration = configuration
         configuration.redirectConfiguration = .disallow
@@ -63,11 +90,7 @@ public final class HTTPClientTransport: Transport {
         // establishment would hold a refused connection until the connect timeout.
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.leaveOutNoOpTracer()
-        self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        self.ownsClient = true
-        self.maxResponseBytes = maxResponseBytes
-        self.responseHeadTimeout = responseHeadTimeout
-        self.deadline = Self.timeAmount(responseHeadTimeout)
+        self.init(client: HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration), owned: true, maxResponseBytes, responseHeadTimeout, bodyReadTimeout)
     }
 
     /// Wraps an `HTTPClient` the caller owns (and shuts down). Its redirect configuration should
@@ -78,38 +101,51 @@ public final class HTTPClientTransport: Transport {
     ///   - client: The client requests go through.
     ///   - maxResponseBytes: The largest response body read.
     ///   - responseHeadTimeout: How long a request may wait for its response's head.
-    public init(client: HTTPClient, maxResponseBytes: Int = 16 << 20, responseHeadTimeout: Duration = .seconds(30)) {
+    ///   - bodyReadTimeout: How long a response's body may go without bytes; nil for no bound
+    ///     (the client's own read timeout, when it has one, applies either way).
+    public convenience init(
+        client: HTTPClient,
+        maxResponseBytes: Int = 16 << 20,
+        responseHeadTimeout: Duration = .seconds(30),
+        bodyReadTimeout: Duration? = .seconds(60)
+    ) {
+        self.init(client: client, owned: false, maxResponseBytes, responseHeadTimeout, bodyReadTimeout)
+    }
+
+    private init(client: HTTPClient, owned: Bool, _ maxResponseBytes: Int, _ responseHeadTimeout: Duration, _ bodyReadTimeout: Duration?) {
         self.client = client
-        self.ownsClient = false
+        self.ownsClient = owned
         self.maxResponseBytes = maxResponseBytes
         self.responseHeadTimeout = responseHeadTimeout
         self.deadline = Self.timeAmount(responseHeadTimeout)
+        self.bodyReadTimeout = bodyReadTimeout
+        self.bodyReads = bodyReadTimeout.map { BodyReadWatch(timeout: $0, loops: client.eventLoopGroup) }
     }
 
     /// `duration` in nanoseconds, at least 0 and at most about 292 years.
-    private static func timeAmount(_ duration: Duration) -> TimeAmount {
+    static func timeAmount(_ duration: Duration) -> TimeAmount {
         guard duration > .zero else { return .zero }
         let (seconds, attoseconds) = duration.components
         guard seconds < Int64.max / 1_000_000_000 - 1 else { return .nanoseconds(.max) }
         return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
-    /// Connect and read timeouts of 10 and 60 seconds, redirects off, no retry of connection
+    /// A connect timeout of 10 seconds and no read timeout, redirects off, no retry of connection
     /// establishment (the retry middleware owns retries), and the tracer bootstrapped (or bound
     /// with `withTracer`) at the time this is read, unless it is `NoOpTracer`, which would cost
     /// every request a span that records nothing. Bootstrap a tracer before reading this.
     ///
-    /// The read timeout bounds each wait for the response's bytes, so a server that stops in the
-    /// middle of a body cannot hold a request forever. AsyncHTTPClient keeps it with a timer it
-    /// starts, moves and stops on every request, about 18,000 instructions a request over loopback,
-    /// on the connection's event loop, which limits throughput when many requests run at once
-    /// (`Benchmarks/README.md`). A service that bounds its requests otherwise (a
-    /// ``/AuthCore/TimeoutMiddleware``, a deadline of its own) may set `timeout.read` to nil.
+    /// The response's head is bounded by the transport's ``responseHeadTimeout`` and each wait
+    /// for a body's bytes by its ``bodyReadTimeout``, so a server that stops in the middle of a
+    /// body cannot hold a request forever. AsyncHTTPClient's read timeout would bound the body
+    /// again, at a cost on the connection's event loop for every request (see
+    /// ``bodyReadTimeout``). An `HTTPClient` made from this configuration and used without the
+    /// transport has no bound on a stalled body: set `timeout.read` for that.
     public static var defaultConfiguration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
         configuration.connectionPool.retryConnectionEstablishment = false
-        configuration.timeout = .init(connect: .seconds(10), read: .seconds(60))
+        configuration.timeout = .init(connect: .seconds(10), read: nil)
         configuration.leaveOutNoOpTracer()
         return configuration
     }
@@ -121,15 +157,17 @@ public final class HTTPClientTransport: Transport {
     /// - Parameters:
     ///   - configuration: The AsyncHTTPClient configuration.
     ///   - responseHeadTimeout: How long a request may wait for its response's head.
+    ///   - bodyReadTimeout: How long a response's body may go without bytes; nil for no bound.
     ///   - isolation: The caller's actor isolation.
     ///   - body: Work to do with the transport.
     public static func withTransport<T>(
         configuration: HTTPClient.Configuration = HTTPClientTransport.defaultConfiguration,
         responseHeadTimeout: Duration = .seconds(30),
+        bodyReadTimeout: Duration? = .seconds(60),
         isolation: isolated (any Actor)? = #isolation,
         _ body: (HTTPClientTransport) async throws -> T
     ) async throws -> T {
-        let transport = HTTPClientTransport(configuration: configuration, responseHeadTimeout: responseHeadTimeout)
+        let transport = HTTPClientTransport(configuration: configuration, responseHeadTimeout: responseHeadTimeout, bodyReadTimeout: bodyReadTimeout)
         do {
             let result = try await body(transport)
             try await transport.shutdown()
@@ -155,7 +193,8 @@ public final class HTTPClientTransport: Transport {
     /// - Throws: `AuthError` code `.invalidRequest` when the request's target is malformed, or
     ///   when its path holds escapes of bytes that are not UTF-8, which AsyncHTTPClient cannot send;
     ///   `.timeout` when the response's head did not come within the request's
-    ///   ``/AuthCore/RequestOptions/timeout`` or ``responseHeadTimeout``;
+    ///   ``/AuthCore/RequestOptions/timeout`` or ``responseHeadTimeout``, or its body brought no
+    ///   bytes for ``bodyReadTimeout``;
     ///   `.transport` when the request cannot be sent or the response cannot be read;
     ///   `CancellationError` when the task is cancelled.
     // Inlined into its protocol witness, which the pipeline calls: one async frame per request
@@ -170,7 +209,12 @@ public final class HTTPClientTransport: Transport {
             // head comes. A distant one (an hour, before) sat behind the connection's own timers,
             // and finding it again cost about 2,000 instructions a request.
             let response = try await client.execute(outgoing, timeout: request.options.timeout.map(Self.timeAmount) ?? deadline)
-            let body = try await response.body.collect(upTo: maxResponseBytes)
+            let body: ByteBuffer
+            if let bodyReads {
+                body = try await bodyReads.collect(response.body, upTo: maxResponseBytes, expected: Self.expectedLength(of: response, to: request))
+            } else {
+                body = try await response.body.collect(upTo: maxResponseBytes)
+            }
             return Self.incoming(response, body: body)
         } catch is CancellationError {
             throw CancellationError()
@@ -180,10 +224,20 @@ public final class HTTPClientTransport: Transport {
             if Task.isCancelled { throw CancellationError() }
             let limit = request.options.timeout ?? responseHeadTimeout
             throw AuthError(code: .timeout, message: "\(request.head.method) \(request.origin?.description ?? "?"): no response within \(limit)")
+        } catch let error as BodyReadTimedOut {
+            if Task.isCancelled { throw CancellationError() }
+            throw AuthError(code: .timeout, message: "\(request.head.method) \(request.origin?.description ?? "?"): the response's body brought no bytes for \(error.timeout)")
         } catch {
             if Task.isCancelled { throw CancellationError() }
             throw AuthError.transport("\(request.head.method) \(request.origin?.description ?? "?") failed: \(Self.describe(error))", underlying: error)
         }
+    }
+
+    /// The body's length as `response`'s head gives it, as AsyncHTTPClient reads it: none after a
+    /// `HEAD` request or for `304 Not Modified`, else the `Content-Length` field's; nil without one.
+    private static func expectedLength(of response: HTTPClientResponse, to request: AuthRequest) -> Int? {
+        if response.status == .notModified || request.head.method == .head { return 0 }
+        return response.headers.first(name: "content-length").flatMap { Int($0, radix: 10) }
     }
 
     /// `request` as AsyncHTTPClient takes it, sent to `url` (see ``SentTarget``). Not inlined:

@@ -8,18 +8,24 @@ struct ResponseHead: ResponseHeadSource {
     let headers: HTTPHeaders
     /// `Date` and `X-RateLimit-Remaining`, which the standard pipeline reads on every response,
     /// found in one pass over the fields rather than one pass each.
+    ///
+    /// Kept as positions, not values, so that the head fits the three words an existential holds
+    /// in place: `AuthResponse` keeps it as `any ResponseHeadSource`, and a larger head is boxed,
+    /// an allocation (and its release) on every response.
     private let date: Found
     private let remaining: Found
 
     /// A field as one pass found it.
     private enum Found {
         case absent
-        case once(String)
-        /// More than once, or a name not looked for here: `value(_:)` reads the fields.
+        /// Once, at this position among the fields.
+        case at(UInt16)
+        /// More than once, at a position past `UInt16.max`, or a name not looked for here:
+        /// `value(_:)` reads the fields.
         case several
 
-        mutating func add(_ value: String) {
-            if case .absent = self { self = .once(value) } else { self = .several }
+        mutating func add(at position: Int) {
+            if case .absent = self, let position = UInt16(exactly: position) { self = .at(position) } else { self = .several }
         }
     }
 
@@ -27,10 +33,10 @@ struct ResponseHead: ResponseHeadSource {
         self.headers = headers
         var date = Found.absent
         var remaining = Found.absent
-        for header in headers {
+        for (position, header) in headers.enumerated() {
             switch header.name.utf8.count {
-            case 4 where Self.isName(header.name, "date"): date.add(header.value)
-            case 21 where Self.isName(header.name, HTTPField.Name.rateLimitRemaining.canonicalName): remaining.add(header.value)
+            case 4 where Self.isName(header.name, "date"): date.add(at: position)
+            case 21 where Self.isName(header.name, HTTPField.Name.rateLimitRemaining.canonicalName): remaining.add(at: position)
             default: continue
             }
         }
@@ -62,7 +68,9 @@ struct ResponseHead: ResponseHeadSource {
         }
         switch found {
         case .absent: return nil
-        case .once(let value): return Self.isLegal(value) ? value : HTTPField(name: name, value: value).value
+        case .at(let position):
+            let value = headers[headers.index(headers.startIndex, offsetBy: Int(position))].value
+            return Self.isLegal(value) ? value : HTTPField(name: name, value: value).value
         case .several: return scan(name)
         }
     }

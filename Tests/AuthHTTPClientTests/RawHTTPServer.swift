@@ -4,17 +4,24 @@ import Glibc
 #endif
 
 /// A one-connection HTTP/1.1 server on a plain socket: it records the request head byte for
-/// byte, as it arrived, and answers with `answer` (by default `200 OK` with no body). For asserting what is on the wire,
-/// which a server framework would normalize (it re-joins repeated `Cookie` fields, say).
+/// byte, as it arrived, and answers with `answer` (by default `200 OK` with no body), then with
+/// each of `later`'s parts after its pause, then closes the connection. For asserting what is
+/// on the wire, which a server framework would normalize (it re-joins repeated `Cookie` fields,
+/// say), and for bodies that come slowly or stop. `close()` ends a pause at once.
 final class RawHTTPServer: @unchecked Sendable {
     let port: Int
     private let socket: Int32
     private let received = NSLock()
     private var heads: [String] = []
+    /// Guards `isClosed`, and wakes a pause when the server closes.
+    private let closing = NSCondition()
+    private var isClosed = false
     private let answer: [UInt8]
+    private let later: [(pause: Duration, bytes: [UInt8])]
 
-    init(answer: String = "HTTP/1.1 200 OK\r\ncontent-length: 0\r\nconnection: close\r\n\r\n") throws {
+    init(answer: String = "HTTP/1.1 200 OK\r\ncontent-length: 0\r\nconnection: close\r\n\r\n", later: [(pause: Duration, bytes: String)] = []) throws {
         self.answer = Array(answer.utf8)
+        self.later = later.map { ($0.pause, Array($0.bytes.utf8)) }
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.socket = socket
         var address = sockaddr_in()
@@ -32,16 +39,35 @@ final class RawHTTPServer: @unchecked Sendable {
     /// The request heads received so far, each up to its blank line.
     var requestHeads: [String] { received.withLock { heads } }
 
-    /// Stops listening.
+    /// Stops listening and ends a pause in progress. The serving thread closes the socket when
+    /// it stops, so that its number is not reused under it.
     func close() {
+        closing.withLock {
+            isClosed = true
+            closing.broadcast()
+        }
+        // `accept` then fails, now and on every later call.
         shutdown(socket, Int32(SHUT_RDWR))
-        Glibc.close(socket)
+    }
+
+    /// Waits `duration`; false when the server closed meanwhile.
+    private func pause(_ duration: Duration) -> Bool {
+        let (seconds, attoseconds) = duration.components
+        let end = Date().addingTimeInterval(Double(seconds) + Double(attoseconds) * 1e-18)
+        return closing.withLock {
+            while !isClosed, closing.wait(until: end) {}
+            return !isClosed
+        }
     }
 
     private func serve() {
+        defer { Glibc.close(socket) }
         while true {
             let connection = accept(socket, nil, nil)
-            guard connection >= 0 else { return }
+            guard connection >= 0, closing.withLock({ !isClosed }) else {
+                if connection >= 0 { Glibc.close(connection) }
+                return
+            }
             var data = [UInt8]()
             var buffer = [UInt8](repeating: 0, count: 4096)
             while !data.ends(with: Array("\r\n\r\n".utf8)) {
@@ -50,7 +76,12 @@ final class RawHTTPServer: @unchecked Sendable {
                 data += buffer[0..<count]
             }
             received.withLock { heads.append(String(decoding: data, as: UTF8.self)) }
-            _ = answer.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
+            // `send` without SIGPIPE: the client may be gone (it timed out) when a later part goes.
+            _ = answer.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            for part in later {
+                guard pause(part.pause) else { break }
+                _ = part.bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            }
             Glibc.close(connection)
         }
     }

@@ -90,6 +90,23 @@ import Testing
         #expect(lists.count == 1 + 40 + 1_600)
     }
 
+    /// The one pass keeps positions up to `UInt16.max`: a field at the last of them is read
+    /// from there, one past it by a pass of its own, both as the head gives them.
+    @Test func fieldsAtAndPastTheLastKeptPositionReadAsTheHeadsFields() {
+        let filler = (0..<Int(UInt16.max)).map { ("X-F\($0)", "\($0)") }
+        let head = ResponseHead(headers: HTTPHeaders(filler + [("Date", "Sun, 06 Nov 1994 08:49:37 GMT"), ("X-RateLimit-Remaining", "3")]))
+        #expect(head.headers[head.headers.index(head.headers.startIndex, offsetBy: Int(UInt16.max))].name == "Date")
+        #expect(head.value(.date) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(head.value(HTTPField.Name("X-RateLimit-Remaining")!) == "3")
+    }
+
+    /// The head fits the three words an existential holds in place, so that a response keeps it
+    /// as `any ResponseHeadSource` without allocating a box for it on every response.
+    @Test func theHeadIsKeptWithoutABox() {
+        #expect(MemoryLayout<ResponseHead>.size <= 3 * MemoryLayout<Int>.size)
+        #expect(MemoryLayout<ResponseHead>.alignment <= MemoryLayout<Int>.alignment)
+    }
+
     /// Copies of a response read and change its head from many tasks at once: each reads the
     /// fields the transport received, and a change to one copy stays in that copy.
     @Test func copiesOfAResponseBuildItsHeadOnceAndApart() async {

@@ -12,11 +12,13 @@
 // same in both, makes it understate the client's difference. With `E2E_SERVER=process` it is the
 // client's alone. Benchmarks/scripts/callgrind-e2e counts the client's instructions.
 //
-// Two baselines: raw AsyncHTTPClient over the AuthKit client's own `HTTPClient` (the same
-// AsyncHTTPClient work, so the difference is AuthKit's), and raw AsyncHTTPClient on a client of
-// its own with AsyncHTTPClient's default configuration, as an application without AuthKit has it
-// (its connections may land on other event loops than the AuthKit client's, which moves a whole
-// run by a few per cent: compare medians of several runs).
+// Three baselines: raw AsyncHTTPClient over the AuthKit client's own `HTTPClient` (the same
+// AsyncHTTPClient work, so the difference is AuthKit's, its bound on a stalled body included);
+// raw AsyncHTTPClient with a 60-second read timeout, the same bound kept AsyncHTTPClient's way;
+// and raw AsyncHTTPClient on AsyncHTTPClient's default configuration, as an application without
+// AuthKit has it. The last two have clients of their own, whose connections may land on other
+// event loops than the AuthKit client's, which moves a whole run by a few per cent: compare
+// medians of several runs.
 import AsyncHTTPClient
 import AuthCore
 import Benchmark
@@ -66,6 +68,7 @@ final class Fixture: Sendable {
             for _ in 0..<64 {
                 _ = try await clients.sendAuthKit()
                 _ = try await clients.sendRaw()
+                _ = try await clients.sendRawWithReadTimeout()
                 _ = try await clients.sendRawOnDefaults()
             }
         } catch {
@@ -105,6 +108,7 @@ let cpuRatio = BenchmarkMetric.custom("CPU ratio x1000", useScalingFactor: false
 /// What the AuthKit client is compared with.
 let baselines: [(name: String, send: @Sendable (EndToEndClients) async throws -> Int)] = [
     ("raw AsyncHTTPClient", { try await $0.sendRaw() }),
+    ("raw AsyncHTTPClient with a read timeout", { try await $0.sendRawWithReadTimeout() }),
     ("raw AsyncHTTPClient on its own defaults", { try await $0.sendRawOnDefaults() }),
 ]
 

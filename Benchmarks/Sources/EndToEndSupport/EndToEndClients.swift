@@ -13,6 +13,10 @@ import NIOHTTP1
 ///   landed on against the server's made one client or the other up to 7 % faster for a whole
 ///   run). That client has `HTTPClientTransport.defaultConfiguration`: the same AsyncHTTPClient
 ///   work under both, so the difference is AuthKit's own;
+/// - raw with a read timeout: the same requests over an `HTTPClient` of its own with
+///   `HTTPClientTransport.defaultConfiguration` and AsyncHTTPClient's 60-second read timeout, the
+///   same bound on a stalled body that the AuthKit client's transport keeps (its
+///   `bodyReadTimeout`), kept AsyncHTTPClient's way;
 /// - raw on AsyncHTTPClient's defaults: the same requests over an `HTTPClient` of its own made with
 ///   AsyncHTTPClient's default configuration, as an application without AuthKit would make it;
 /// - AuthKit: a client of `AuthContainer.makeClient` (the standard middlewares) over
@@ -23,6 +27,8 @@ public final class EndToEndClients: Sendable {
     /// `http://127.0.0.1:<port>/v1/me`.
     public let url: URL
     public let raw: HTTPClient
+    /// An `HTTPClient` with `HTTPClientTransport.defaultConfiguration` and a 60-second read timeout.
+    public let rawWithReadTimeout: HTTPClient
     /// An `HTTPClient` with AsyncHTTPClient's default configuration.
     public let rawOnDefaults: HTTPClient
     public let transport: HTTPClientTransport
@@ -50,6 +56,9 @@ public final class EndToEndClients: Sendable {
         self.authKit = authKit
         self.url = url
         self.raw = raw ?? HTTPClient(eventLoopGroupProvider: .singleton, configuration: HTTPClientTransport.defaultConfiguration)
+        var withReadTimeout = HTTPClientTransport.defaultConfiguration
+        withReadTimeout.timeout.read = .seconds(60)
+        rawWithReadTimeout = HTTPClient(eventLoopGroupProvider: .singleton, configuration: withReadTimeout)
         rawOnDefaults = HTTPClient(eventLoopGroupProvider: .singleton)
         self.transport = transport
     }
@@ -57,6 +66,11 @@ public final class EndToEndClients: Sendable {
     /// One request by raw AsyncHTTPClient; the body's length.
     public func sendRaw() async throws -> Int {
         try await Self.send(url, through: raw)
+    }
+
+    /// One request by raw AsyncHTTPClient with a read timeout; the body's length.
+    public func sendRawWithReadTimeout() async throws -> Int {
+        try await Self.send(url, through: rawWithReadTimeout)
     }
 
     /// One request by raw AsyncHTTPClient on its default configuration; the body's length.
@@ -92,7 +106,7 @@ public final class EndToEndClients: Sendable {
         // A transport over `raw` leaves it to its owner: each is shut down once, every one even
         // when another's shutdown fails; the first failure is thrown.
         var failure: (any Error)?
-        for shutdown in [transport.shutdown, raw.shutdown, rawOnDefaults.shutdown] as [() async throws -> Void] {
+        for shutdown in [transport.shutdown, raw.shutdown, rawWithReadTimeout.shutdown, rawOnDefaults.shutdown] as [() async throws -> Void] {
             do { try await shutdown() } catch { failure = failure ?? error }
         }
         if let failure { throw failure }

@@ -3,11 +3,12 @@
 // between them (start-up and warm-up cancel out).
 //
 //   e2e-driver serve                    the loopback server; prints `PORT <n>`, runs until stdin closes
-//   e2e-driver raw|raw-defaults|transport|authkit <count> <port> [warm-all]
+//   e2e-driver raw|raw-read-timeout|raw-defaults|transport|authkit <count> <port> [warm-all]
 //                                       requests one after another to the server at <port>: raw
 //                                       AsyncHTTPClient (on HTTPClientTransport.defaultConfiguration,
-//                                       or on its own defaults), HTTPClientTransport alone, the AuthKit
-//                                       client; with `warm-all`, first 20 requests of each of the four, so
+//                                       the same with a 60 s read timeout, or on its own defaults),
+//                                       HTTPClientTransport alone, the AuthKit client; with
+//                                       `warm-all`, first 20 requests of each of the five, so
 //                                       that every mode runs with the same types instantiated (the
 //                                       runtime's metadata caches then hold the same entries, and a
 //                                       lookup probes as long in one mode as in another)
@@ -59,12 +60,13 @@ case "serve":
         }.start()
     }
     task.cancel()
-case "raw", "raw-defaults", "transport", "authkit":
+case "raw", "raw-read-timeout", "raw-defaults", "transport", "authkit":
     guard let port else { fatalError("\(mode) needs a port") }
     let clients = try await EndToEndClients(port: port)
     if warmAll {
         for _ in 0..<20 {
             consume(try await clients.sendRaw())
+            consume(try await clients.sendRawWithReadTimeout())
             consume(try await clients.sendRawOnDefaults())
             consume(try await clients.sendTransport())
             consume(try await clients.sendAuthKit())
@@ -74,6 +76,7 @@ case "raw", "raw-defaults", "transport", "authkit":
     // matched second and third about 50 instructions a request more than the first.
     switch mode {
     case "raw": for _ in 0..<count { consume(try await clients.sendRaw()) }
+    case "raw-read-timeout": for _ in 0..<count { consume(try await clients.sendRawWithReadTimeout()) }
     case "raw-defaults": for _ in 0..<count { consume(try await clients.sendRawOnDefaults()) }
     case "transport": for _ in 0..<count { consume(try await clients.sendTransport()) }
     default: for _ in 0..<count { consume(try await clients.sendAuthKit()) }

@@ -1,0 +1,173 @@
+import AsyncHTTPClient
+import AuthCore
+import AuthHTTPClient
+import Foundation
+import NIOCore
+import NIOPosix
+import Testing
+
+/// A response's body must bring bytes at least once every `bodyReadTimeout`: a server that
+/// stops in the middle of a body ends the request with `.timeout` (AsyncHTTPClient's own read
+/// timeout is off in `defaultConfiguration`), a body that comes slowly but steadily arrives whole,
+/// and the caller's task stays as it was.
+///
+/// The servers that stall hold their connection for 30 seconds, far past every bound here, so
+/// that a request ends before only by the bound or a cancellation, however slowly a loaded
+/// machine runs the test; the limits on elapsed time are as wide.
+@Suite struct BodyReadTimeoutTests {
+    /// Ten bytes of a hundred, then nothing.
+    static let stalling = "HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\n0123456789"
+    static let stall: [(pause: Duration, bytes: String)] = [(.seconds(30), "")]
+
+    @Test func aBodyThatStopsComingEndsWithATimeout() async throws {
+        let stalled = try RawHTTPServer(answer: Self.stalling, later: Self.stall)
+        let healthy = try RawHTTPServer(answer: "HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok")
+        defer { stalled.close(); healthy.close() }
+        try await HTTPClientTransport.withTransport(bodyReadTimeout: .milliseconds(300)) { transport in
+            #expect(transport.bodyReadTimeout == .milliseconds(300))
+            // AsyncHTTPClient's own timer is off: the transport keeps the bound.
+            #expect(HTTPClientTransport.defaultConfiguration.timeout.read == nil)
+            let start = ContinuousClock.now
+            await #expect {
+                try await transport.send(AuthRequest(method: .get, url: #require(URL(string: "http://127.0.0.1:\(stalled.port)/"))))
+            } throws: { error in
+                guard let error = error as? AuthError else { return false }
+                return error.code == .timeout && error.message.contains("body") && error.message.contains("0.3 seconds")
+            }
+            let waited = ContinuousClock.now - start
+            #expect(waited >= .milliseconds(300) && waited < .seconds(15), "\(waited)")
+            // The read was cancelled, not the caller's task: it goes on, and the transport serves it.
+            #expect(!Task.isCancelled)
+            let next = try await transport.send(AuthRequest(method: .get, url: #require(URL(string: "http://127.0.0.1:\(healthy.port)/"))))
+            #expect(next.body == Data("ok".utf8))
+        }
+    }
+
+    /// Twenty-five parts 100 ms apart, each well within the two-second bound though the whole
+    /// body takes longer than it: the body arrives whole.
+    @Test func aSlowButSteadyBodyArrivesWhole() async throws {
+        let parts = (0..<25).map { (pause: Duration.milliseconds(100), bytes: "part\($0);") }
+        let body = parts.map(\.bytes).joined()
+        let server = try RawHTTPServer(answer: "HTTP/1.1 200 OK\r\ncontent-length: \(body.utf8.count)\r\n\r\n", later: parts)
+        defer { server.close() }
+        let response = try await HTTPClientTransport.withTransport(bodyReadTimeout: .seconds(2)) { transport in
+            try await transport.send(AuthRequest(method: .get, url: #require(URL(string: "http://127.0.0.1:\(server.port)/"))))
+        }
+        #expect(response.body == Data(body.utf8))
+    }
+
+    /// Without a bound (nil), a stalled body waits for the server: here until it closes the
+    /// connection, a transport error, not a timeout.
+    @Test func withoutABoundAStalledBodyWaitsForTheServer() async throws {
+        let server = try RawHTTPServer(answer: Self.stalling, later: [(.milliseconds(800), "")])
+        defer { server.close() }
+        try await HTTPClientTransport.withTransport(bodyReadTimeout: nil) { transport in
+            #expect(transport.bodyReadTimeout == nil)
+            let start = ContinuousClock.now
+            await #expect {
+                try await transport.send(AuthRequest(method: .get, url: #require(URL(string: "http://127.0.0.1:\(server.port)/"))))
+            } throws: { ($0 as? AuthError)?.code == .transport }
+            #expect(ContinuousClock.now - start >= .milliseconds(700))
+        }
+    }
+
+    /// Cancelling the caller's task while the body stalls ends the request with
+    /// `CancellationError` at once, not at the bound.
+    @Test func cancellingTheTaskWhileTheBodyStallsCancelsTheRequest() async throws {
+        let server = try RawHTTPServer(answer: Self.stalling, later: Self.stall)
+        defer { server.close() }
+        try await HTTPClientTransport.withTransport(bodyReadTimeout: .seconds(30)) { transport in
+            let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/"))
+            let start = ContinuousClock.now
+            let request = Task { try await transport.send(AuthRequest(method: .get, url: url)) }
+            // Cancelled once the server has answered with its head and first bytes.
+            while server.requestHeads.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+            try await Task.sleep(for: .milliseconds(200))
+            request.cancel()
+            let result = await request.result
+            #expect(throws: CancellationError.self) { try result.get() }
+            #expect(ContinuousClock.now - start < .seconds(15))
+        }
+    }
+
+    /// A body longer than `maxResponseBytes` fails with a transport error that names the limit,
+    /// whether it comes in one piece or in several.
+    @Test(arguments: [false, true])
+    func aBodyOverTheLimitFails(inParts: Bool) async throws {
+        let body = String(repeating: "x", count: 64)
+        let later = inParts ? (0..<4).map { _ in (pause: Duration.milliseconds(50), bytes: String(repeating: "x", count: 16)) } : []
+        let server = try RawHTTPServer(answer: "HTTP/1.1 200 OK\r\ncontent-length: 64\r\n\r\n" + (inParts ? "" : body), later: later)
+        defer { server.close() }
+        let transport = HTTPClientTransport(maxResponseBytes: 40)
+        await #expect {
+            try await transport.send(AuthRequest(method: .get, url: #require(URL(string: "http://127.0.0.1:\(server.port)/"))))
+        } throws: { error in
+            guard let error = error as? AuthError else { return false }
+            return error.code == .transport && error.message.contains("NIOTooManyBytesError") && error.message.contains("40")
+        }
+        try await transport.shutdown()
+    }
+
+    /// A body whose head announces more than `maxResponseBytes` is refused before it is read:
+    /// here the server then stalls, and the request fails at once, not at the bound.
+    @Test func aBodyAnnouncedOverTheLimitIsRefusedAtOnce() async throws {
+        let server = try RawHTTPServer(answer: "HTTP/1.1 200 OK\r\ncontent-length: 64\r\n\r\n", later: Self.stall)
+        defer { server.close() }
+        let transport = HTTPClientTransport(maxResponseBytes: 40, bodyReadTimeout: .seconds(20))
+        let start = ContinuousClock.now
+        await #expect {
+            try await transport.send(AuthRequest(method: .get, url: #require(URL(string: "http://127.0.0.1:\(server.port)/"))))
+        } throws: { ($0 as? AuthError)?.code == .transport && ($0 as? AuthError)?.message.contains("NIOTooManyBytesError") == true }
+        #expect(ContinuousClock.now - start < .seconds(10))
+        try await transport.shutdown()
+    }
+
+    /// Over an `HTTPClient` the caller owns, on event loops of its own: a stall ends with
+    /// `.timeout`, and after a pause long enough for the sweep to stop, a second stall does too
+    /// (the sweep starts again).
+    @Test func theBoundHoldsAgainAfterTheSweepStopped() async throws {
+        let loops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let client = HTTPClient(eventLoopGroupProvider: .shared(loops), configuration: HTTPClientTransport.defaultConfiguration)
+        let transport = HTTPClientTransport(client: client, bodyReadTimeout: .milliseconds(200))
+        let servers = try (0..<2).map { _ in try RawHTTPServer(answer: Self.stalling, later: Self.stall) }
+        defer { servers.forEach { $0.close() } }
+        for (index, server) in servers.enumerated() {
+            if index > 0 { try await Task.sleep(for: .milliseconds(500)) }
+            let start = ContinuousClock.now
+            await #expect {
+                try await transport.send(AuthRequest(method: .get, url: #require(URL(string: "http://127.0.0.1:\(server.port)/"))))
+            } throws: { ($0 as? AuthError)?.code == .timeout }
+            #expect(ContinuousClock.now - start < .seconds(10), "stall \(index)")
+        }
+        try await transport.shutdown()
+        try await client.shutdown()
+        try await loops.shutdownGracefully()
+    }
+
+    /// Many requests at once whose bodies stall all end with `.timeout`, each by its own bound,
+    /// and requests after them are served.
+    @Test func manyStalledBodiesAtOnceAllTimeOut() async throws {
+        let servers = try (0..<8).map { _ in try RawHTTPServer(answer: Self.stalling, later: Self.stall) }
+        let healthy = try RawHTTPServer(answer: "HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok")
+        defer { servers.forEach { $0.close() }; healthy.close() }
+        try await HTTPClientTransport.withTransport(bodyReadTimeout: .milliseconds(200)) { transport in
+            let codes = try await withThrowingTaskGroup(of: AuthError.Code?.self) { group in
+                for server in servers {
+                    let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/"))
+                    group.addTask {
+                        do {
+                            _ = try await transport.send(AuthRequest(method: .get, url: url))
+                            return nil
+                        } catch let error as AuthError {
+                            return error.code
+                        }
+                    }
+                }
+                return try await group.reduce(into: [AuthError.Code?]()) { $0.append($1) }
+            }
+            #expect(codes == Array(repeating: .timeout, count: 8))
+            let next = try await transport.send(AuthRequest(method: .get, url: #require(URL(string: "http://127.0.0.1:\(healthy.port)/"))))
+            #expect(next.body == Data("ok".utf8))
+        }
+    }
+}
