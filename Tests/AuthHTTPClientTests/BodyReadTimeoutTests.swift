@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import AuthCore
 import AuthHTTPClient
 import Foundation
+import HTTPTypes
 import NIOCore
 import NIOPosix
 import Testing
@@ -19,6 +20,11 @@ import Testing
     static let stalling = "HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\n0123456789"
     static let stall: [(pause: Duration, bytes: String)] = [(.seconds(30), "")]
 
+    /// `GET /` from `server` through `transport`.
+    static func get(_ server: RawHTTPServer, through transport: HTTPClientTransport, method: HTTPRequest.Method = .get) async throws -> AuthResponse {
+        try await transport.send(AuthRequest(method: method, url: server.url))
+    }
+
     @Test func aBodyThatStopsComingEndsWithATimeout() async throws {
         let stalled = try RawHTTPServer(answer: Self.stalling, later: Self.stall)
         let healthy = try RawHTTPServer(answer: "HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok")
@@ -29,7 +35,7 @@ import Testing
             #expect(HTTPClientTransport.defaultConfiguration.timeout.read == nil)
             let start = ContinuousClock.now
             await #expect {
-                try await transport.send(AuthRequest(method: .get, url: #require(URL(string: "http://127.0.0.1:\(stalled.port)/"))))
+                try await Self.get(stalled, through: transport)
             } throws: { error in
                 guard let error = error as? AuthError else { return false }
                 return error.code == .timeout && error.message.contains("body") && error.message.contains("0.3 seconds")
@@ -38,7 +44,7 @@ import Testing
             #expect(waited >= .milliseconds(300) && waited < .seconds(15), "\(waited)")
             // The read was cancelled, not the caller's task: it goes on, and the transport serves it.
             #expect(!Task.isCancelled)
-            let next = try await transport.send(AuthRequest(method: .get, url: #require(URL(string: "http://127.0.0.1:\(healthy.port)/"))))
+            let next = try await Self.get(healthy, through: transport)
             #expect(next.body == Data("ok".utf8))
         }
     }
@@ -51,7 +57,7 @@ import Testing
         let server = try RawHTTPServer(answer: "HTTP/1.1 200 OK\r\ncontent-length: \(body.utf8.count)\r\n\r\n", later: parts)
         defer { server.close() }
         let response = try await HTTPClientTransport.withTransport(bodyReadTimeout: .seconds(2)) { transport in
-            try await transport.send(AuthRequest(method: .get, url: #require(URL(string: "http://127.0.0.1:\(server.port)/"))))
+            try await Self.get(server, through: transport)
         }
         #expect(response.body == Data(body.utf8))
     }
@@ -65,7 +71,7 @@ import Testing
             #expect(transport.bodyReadTimeout == nil)
             let start = ContinuousClock.now
             await #expect {
-                try await transport.send(AuthRequest(method: .get, url: #require(URL(string: "http://127.0.0.1:\(server.port)/"))))
+                try await Self.get(server, through: transport)
             } throws: { ($0 as? AuthError)?.code == .transport }
             #expect(ContinuousClock.now - start >= .milliseconds(700))
         }
@@ -77,9 +83,8 @@ import Testing
         let server = try RawHTTPServer(answer: Self.stalling, later: Self.stall)
         defer { server.close() }
         try await HTTPClientTransport.withTransport(bodyReadTimeout: .seconds(30)) { transport in
-            let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/"))
             let start = ContinuousClock.now
-            let request = Task { try await transport.send(AuthRequest(method: .get, url: url)) }
+            let request = Task { try await Self.get(server, through: transport) }
             // Cancelled once the server has answered with its head and first bytes.
             while server.requestHeads.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
             try await Task.sleep(for: .milliseconds(200))
@@ -100,7 +105,7 @@ import Testing
         defer { server.close() }
         let transport = HTTPClientTransport(maxResponseBytes: 40)
         await #expect {
-            try await transport.send(AuthRequest(method: .get, url: #require(URL(string: "http://127.0.0.1:\(server.port)/"))))
+            try await Self.get(server, through: transport)
         } throws: { error in
             guard let error = error as? AuthError else { return false }
             return error.code == .transport && error.message.contains("NIOTooManyBytesError") && error.message.contains("40")
@@ -116,10 +121,28 @@ import Testing
         let transport = HTTPClientTransport(maxResponseBytes: 40, bodyReadTimeout: .seconds(20))
         let start = ContinuousClock.now
         await #expect {
-            try await transport.send(AuthRequest(method: .get, url: #require(URL(string: "http://127.0.0.1:\(server.port)/"))))
+            try await Self.get(server, through: transport)
         } throws: { ($0 as? AuthError)?.code == .transport && ($0 as? AuthError)?.message.contains("NIOTooManyBytesError") == true }
         #expect(ContinuousClock.now - start < .seconds(10))
         try await transport.shutdown()
+    }
+
+    /// A head that announces a body the response does not have (a `HEAD` request's, a
+    /// `304 Not Modified`) is neither refused for its length nor waited on, although the server
+    /// then holds the connection: the response comes at once, without a body.
+    @Test(arguments: [(HTTPRequest.Method.head, 200), (.get, 304)])
+    func anAnnouncedBodyThatDoesNotComeIsNotWaitedOn(method: HTTPRequest.Method, status: Int) async throws {
+        let server = try RawHTTPServer(answer: "HTTP/1.1 \(status) X\r\ncontent-length: 64\r\n\r\n", later: Self.stall)
+        defer { server.close() }
+        let transport = HTTPClientTransport(maxResponseBytes: 40, bodyReadTimeout: .seconds(20))
+        let start = ContinuousClock.now
+        // The transport is shut down whatever the request gives.
+        let result: Result<AuthResponse, any Error>
+        do { result = .success(try await Self.get(server, through: transport, method: method)) } catch { result = .failure(error) }
+        try await transport.shutdown()
+        let response = try result.get()
+        #expect(response.status.code == status && response.body.isEmpty)
+        #expect(ContinuousClock.now - start < .seconds(10))
     }
 
     /// Over an `HTTPClient` the caller owns, on event loops of its own: a stall ends with
@@ -135,7 +158,7 @@ import Testing
             if index > 0 { try await Task.sleep(for: .milliseconds(500)) }
             let start = ContinuousClock.now
             await #expect {
-                try await transport.send(AuthRequest(method: .get, url: #require(URL(string: "http://127.0.0.1:\(server.port)/"))))
+                try await Self.get(server, through: transport)
             } throws: { ($0 as? AuthError)?.code == .timeout }
             #expect(ContinuousClock.now - start < .seconds(10), "stall \(index)")
         }
@@ -153,10 +176,9 @@ import Testing
         try await HTTPClientTransport.withTransport(bodyReadTimeout: .milliseconds(200)) { transport in
             let codes = try await withThrowingTaskGroup(of: AuthError.Code?.self) { group in
                 for server in servers {
-                    let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/"))
                     group.addTask {
                         do {
-                            _ = try await transport.send(AuthRequest(method: .get, url: url))
+                            _ = try await Self.get(server, through: transport)
                             return nil
                         } catch let error as AuthError {
                             return error.code
@@ -166,7 +188,7 @@ import Testing
                 return try await group.reduce(into: [AuthError.Code?]()) { $0.append($1) }
             }
             #expect(codes == Array(repeating: .timeout, count: 8))
-            let next = try await transport.send(AuthRequest(method: .get, url: #require(URL(string: "http://127.0.0.1:\(healthy.port)/"))))
+            let next = try await Self.get(healthy, through: transport)
             #expect(next.body == Data("ok".utf8))
         }
     }

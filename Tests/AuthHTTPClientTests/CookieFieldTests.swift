@@ -10,7 +10,7 @@ import Testing
         let server = try RawHTTPServer()
         defer { server.close() }
         try await HTTPClientTransport.withTransport { transport in
-            var request = try AuthRequest(method: .get, url: URL(string: "http://127.0.0.1:\(server.port)/cookies")!)
+            var request = try AuthRequest(method: .get, url: server.url.appending(path: "cookies"))
             request.head.headerFields[HTTPField.Name("X-Before")!] = "1"
             // HTTPFields keeps one field per cookie (the HTTP/2 form).
             request.head.headerFields[.cookie] = "session=abc; csrf_access_token=def; theme=dark"

@@ -36,6 +36,9 @@ final class RawHTTPServer: @unchecked Sendable {
         Thread { [self] in serve() }.start()
     }
 
+    /// `http://127.0.0.1:<port>/`.
+    var url: URL { URL(string: "http://127.0.0.1:\(port)/")! }
+
     /// The request heads received so far, each up to its blank line.
     var requestHeads: [String] { received.withLock { heads } }
 
