@@ -209,13 +209,18 @@ public final class HTTPClientTransport: Transport {
             // head comes. A distant one (an hour, before) sat behind the connection's own timers,
             // and finding it again cost about 2,000 instructions a request.
             let response = try await client.execute(outgoing, timeout: request.options.timeout.map(Self.timeAmount) ?? deadline)
+            // The head's fields are read once, before the body, for the fields the pipeline
+            // reads and for the body's announced length.
+            var contentLength: String?
+            let head = ResponseHead(headers: response.headers, contentLength: &contentLength)
             let body: ByteBuffer
             if let bodyReads {
-                body = try await bodyReads.collect(response.body, upTo: maxResponseBytes, expected: Self.expectedLength(of: response, to: request))
+                let expected = Self.expectedLength(status: response.status, method: request.head.method, contentLength: contentLength)
+                body = try await bodyReads.collect(response.body, upTo: maxResponseBytes, expected: expected)
             } else {
                 body = try await response.body.collect(upTo: maxResponseBytes)
             }
-            return Self.incoming(response, body: body)
+            return Self.incoming(response.status, head: head, body: body)
         } catch is CancellationError {
             throw CancellationError()
         } catch let error as AuthError {
@@ -233,11 +238,12 @@ public final class HTTPClientTransport: Transport {
         }
     }
 
-    /// The body's length as `response`'s head gives it, as AsyncHTTPClient reads it: none after a
-    /// `HEAD` request or for `304 Not Modified`, else the `Content-Length` field's; nil without one.
-    private static func expectedLength(of response: HTTPClientResponse, to request: AuthRequest) -> Int? {
-        if response.status == .notModified || request.head.method == .head { return 0 }
-        return response.headers.first(name: "content-length").flatMap { Int($0, radix: 10) }
+    /// The body's length as a response's head gives it, as AsyncHTTPClient reads it: none after a
+    /// `HEAD` request or for `304 Not Modified`, else the first `Content-Length` field's value;
+    /// nil without one.
+    private static func expectedLength(status: HTTPResponseStatus, method: HTTPRequest.Method, contentLength: String?) -> Int? {
+        if status == .notModified || method == .head { return 0 }
+        return contentLength.flatMap { Int($0, radix: 10) }
     }
 
     /// `request` as AsyncHTTPClient takes it, sent to `url` (see ``SentTarget``). Not inlined:
@@ -261,13 +267,14 @@ public final class HTTPClientTransport: Transport {
         return outgoing
     }
 
-    /// AsyncHTTPClient's response head and whole body as an `AuthResponse`, whose header fields
-    /// become `HTTPFields` only when read (`ResponseHead`). Not inlined, like `outgoing(_:url:)`.
+    /// AsyncHTTPClient's response status, its header fields and its whole body as an
+    /// `AuthResponse`, whose header fields become `HTTPFields` only when read (`ResponseHead`).
+    /// Not inlined, like `outgoing(_:url:)`.
     @inline(never)
-    static func incoming(_ response: HTTPClientResponse, body: ByteBuffer) -> AuthResponse {
+    static func incoming(_ status: HTTPResponseStatus, head: ResponseHead, body: ByteBuffer) -> AuthResponse {
         AuthResponse(
-            status: Self.status(response.status),
-            fields: ResponseHead(headers: response.headers),
+            status: Self.status(status),
+            fields: head,
             body: Data(buffer: body, byteTransferStrategy: .automatic)
         )
     }

@@ -30,18 +30,28 @@ struct ResponseHead: ResponseHeadSource {
     }
 
     init(headers: HTTPHeaders) {
+        var contentLength: String?
+        self.init(headers: headers, contentLength: &contentLength)
+    }
+
+    /// The head of `headers`; `contentLength` is set, in the same pass, to the value of their
+    /// first `Content-Length` field (nil without one), which the transport reads before the body.
+    init(headers: HTTPHeaders, contentLength: inout String?) {
         self.headers = headers
         var date = Found.absent
         var remaining = Found.absent
+        var length: String?
         for (position, header) in headers.enumerated() {
             switch header.name.utf8.count {
             case 4 where Self.isName(header.name, "date"): date.add(at: position)
+            case 14 where length == nil && Self.isName(header.name, "content-length"): length = header.value
             case 21 where Self.isName(header.name, HTTPField.Name.rateLimitRemaining.canonicalName): remaining.add(at: position)
             default: continue
             }
         }
         self.date = date
         self.remaining = remaining
+        contentLength = length
     }
 
     /// Every field whose name is valid, in order; values as `HTTPField` makes them (bytes a value

@@ -35,6 +35,22 @@ import Testing
         }
     }
 
+    /// The `Content-Length` the one pass over the fields finds, which bounds a body before it is
+    /// read, is the one AsyncHTTPClient reads (`first(name:)`): the first field so named in any
+    /// case, none without one, and no other name of fourteen bytes.
+    @Test(arguments: [
+        [("Date", "x"), ("content-LENGTH", "12"), ("Content-Length", "40")],
+        [("Content-Lengtx", "7"), ("X-Content-Len", "8")],
+        [("Content-Lengtx", "7"), ("CONTENT-LENGTH", "9")],
+        [],
+    ])
+    func contentLengthIsTheFirstSoNamed(fields: [(String, String)]) {
+        let headers = HTTPHeaders(fields)
+        var contentLength: String?
+        _ = ResponseHead(headers: headers, contentLength: &contentLength)
+        #expect(contentLength == headers.first(name: "content-length"))
+    }
+
     /// A response's fields read without building its head (`ResponseHead.value`) are what the
     /// built head gives, for values `HTTPField` keeps as they are and for those it changes
     /// (control bytes, spaces at either end), for repeated fields and `Cookie`'s separator, in

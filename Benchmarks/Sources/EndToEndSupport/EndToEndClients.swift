@@ -87,6 +87,23 @@ public final class EndToEndClients: Sendable {
         return body.readableBytes
     }
 
+    /// One request by AsyncHTTPClient's delegate API (`execute(request:delegate:)`) over `raw`,
+    /// the whole response collected on the event loop and awaited once; the body's length.
+    ///
+    /// A reference, not a client to compare AuthKit with: its 30-second deadline bounds the whole
+    /// request, not the wait for the head. The async API above (`execute(_:timeout:)`) starts an
+    /// unstructured `Task` per request (AsyncHTTPClient's `TransactionCancelHandler`), a job and
+    /// often a thread woken; this API does not, and costs more instructions.
+    public func sendRawDelegate() async throws -> Int {
+        var headers = HTTPHeaders()
+        headers.add(name: "Authorization", value: "Bearer \(Self.token)")
+        let request = try HTTPClient.Request(url: url, method: .GET, headers: headers)
+        let task = raw.execute(request: request, delegate: DelegateCollector(limit: 1 << 20), deadline: .now() + .seconds(30))
+        let response = try await withTaskCancellationHandler { try await task.get() } onCancel: { task.cancel() }
+        guard response.head.status == .ok else { throw EndToEndError(status: Int(response.head.status.code)) }
+        return response.body.readableBytes
+    }
+
     /// One request through the AuthKit client; the body's length.
     public func sendAuthKit() async throws -> Int {
         let response = try await authKit.send(.get, url)

@@ -12,6 +12,9 @@
 //                                       that every mode runs with the same types instantiated (the
 //                                       runtime's metadata caches then hold the same entries, and a
 //                                       lookup probes as long in one mode as in another)
+//   e2e-driver raw-delegate <count> <port> [warm-all]
+//                                       the same requests through AsyncHTTPClient's delegate API
+//                                       (no task of AsyncHTTPClient's own per request), a reference
 //   e2e-driver pipeline <count>         the AuthKit client over a transport that answers at once
 //                                       with the loopback server's response (the pipeline alone)
 //   e2e-driver date <count>             HTTPDate.parse of a Date field value
@@ -60,7 +63,7 @@ case "serve":
         }.start()
     }
     task.cancel()
-case "raw", "raw-read-timeout", "raw-defaults", "transport", "authkit":
+case "raw", "raw-read-timeout", "raw-defaults", "transport", "authkit", "raw-delegate":
     guard let port else { fatalError("\(mode) needs a port") }
     let clients = try await EndToEndClients(port: port)
     if warmAll {
@@ -78,6 +81,7 @@ case "raw", "raw-read-timeout", "raw-defaults", "transport", "authkit":
     case "raw": for _ in 0..<count { consume(try await clients.sendRaw()) }
     case "raw-read-timeout": for _ in 0..<count { consume(try await clients.sendRawWithReadTimeout()) }
     case "raw-defaults": for _ in 0..<count { consume(try await clients.sendRawOnDefaults()) }
+    case "raw-delegate": for _ in 0..<count { consume(try await clients.sendRawDelegate()) }
     case "transport": for _ in 0..<count { consume(try await clients.sendTransport()) }
     default: for _ in 0..<count { consume(try await clients.sendAuthKit()) }
     }
