@@ -209,8 +209,6 @@ public final class HTTPClientTransport: Transport {
             // head comes. A distant one (an hour, before) sat behind the connection's own timers,
             // and finding it again cost about 2,000 instructions a request.
             let response = try await client.execute(outgoing, timeout: request.options.timeout.map(Self.timeAmount) ?? deadline)
-            // The head's fields are read once, before the body, for the fields the pipeline
-            // reads and for the body's announced length.
             var contentLength: String?
             let head = ResponseHead(headers: response.headers, contentLength: &contentLength)
             let body: ByteBuffer

@@ -7,7 +7,8 @@ import NIOHTTP1
 struct ResponseHead: ResponseHeadSource {
     let headers: HTTPHeaders
     /// `Date` and `X-RateLimit-Remaining`, which the standard pipeline reads on every response,
-    /// found in one pass over the fields rather than one pass each.
+    /// found in one pass over the fields rather than one pass each (the pass that also finds
+    /// `Content-Length` for the transport, in `init(headers:contentLength:)`).
     ///
     /// Kept as positions, not values, so that the head fits the three words an existential holds
     /// in place: `AuthResponse` keeps it as `any ResponseHeadSource`, and a larger head is boxed,

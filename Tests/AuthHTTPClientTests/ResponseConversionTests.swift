@@ -36,11 +36,12 @@ import Testing
     }
 
     /// The `Content-Length` the one pass over the fields finds, which bounds a body before it is
-    /// read, is the one AsyncHTTPClient reads (`first(name:)`): the first field so named in any
-    /// case, none without one, and no other name of fourteen bytes.
+    /// read, is the one AsyncHTTPClient reads (`first(name:)`) for any name a server may send (a
+    /// token): the first field so named in any case, none without one, and no other name of
+    /// fourteen bytes.
     @Test(arguments: [
         [("Date", "x"), ("content-LENGTH", "12"), ("Content-Length", "40")],
-        [("Content-Lengtx", "7"), ("X-Content-Len", "8")],
+        [("Content-Lengtx", "7"), ("X-Content-Leng", "8")],
         [("Content-Lengtx", "7"), ("CONTENT-LENGTH", "9")],
         [],
     ])

@@ -21,7 +21,9 @@ import NIOHTTP1
 ///   AsyncHTTPClient's default configuration, as an application without AuthKit would make it;
 /// - AuthKit: a client of `AuthContainer.makeClient` (the standard middlewares) over
 ///   `HTTPClientTransport`, signed in with a token valid for a day, called as the README does,
-///   `send(.get, url)`.
+///   `send(.get, url)`;
+/// - and, for reference only, raw AsyncHTTPClient through its delegate API over `raw`
+///   (`sendRawDelegate()`).
 public final class EndToEndClients: Sendable {
     public static let token = "e2e-access-token-0123456789abcdef"
     /// `http://127.0.0.1:<port>/v1/me`.
