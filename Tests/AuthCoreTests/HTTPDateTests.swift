@@ -1,0 +1,75 @@
+import AuthCore
+import Foundation
+import Testing
+
+/// `HTTPDate.parse` reads the exact IMF-fixdate a server sends by position, and every other text
+/// with its cursor: the two readings must give the same answer for every text.
+@Suite struct HTTPDateTests {
+    /// SplitMix64: the same texts on every run, so that a failure names one to try again.
+    private struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test func everyFormattedDateReadsBackTheSameBothWays() {
+        var generator = Generator(state: 23)
+        // Years 1 to 9999, leap days and the last second of days among them.
+        for _ in 0..<20_000 {
+            let seconds = Double(Int64.random(in: -62_135_596_800...253_402_300_799, using: &generator))
+            let date = Date(timeIntervalSince1970: seconds)
+            let text = HTTPDate.format(date)
+            #expect(HTTPDate.parse(text) == date, "\(text)")
+            #expect(HTTPDate.parseByCursor(text) == date, "\(text)")
+        }
+    }
+
+    @Test(arguments: [
+        ("sun, 06 nov 1994 08:49:37 gmt", 784_111_777.0 as Double?),
+        ("SUN, 06 NOV 1994 08:49:37 GMT", 784_111_777),
+        ("Xyz, 06 Nov 1994 08:49:37 GMT", 784_111_777),
+        ("Sat, 29 Feb 2000 23:59:60 GMT", 951_868_800),
+        ("Thu, 29 Feb 1900 00:00:00 GMT", nil),
+        ("Sun, 31 Apr 1994 08:49:37 GMT", nil),
+        ("Sun, 00 Nov 1994 08:49:37 GMT", nil),
+        ("Sun, 06 Nov 1994 24:00:00 GMT", nil),
+        ("Sun, 06 Nov 1994 08:60:00 GMT", nil),
+        ("Sun, 06 Nov 1994 08:49:61 GMT", nil),
+        ("Sun, 06 Xov 1994 08:49:37 GMT", nil),
+        ("Sun, 06 Nov 1994 08:49:37 UTC", nil),
+        ("Sun,\t06 Nov 1994 08:49:37 GMT", 784_111_777),
+        ("Sun, 06 Nov 1994 08:49:37 GMT ", 784_111_777),
+        ("Sun, 6 Nov 1994 08:49:37 GMT", 784_111_777),
+    ])
+    func fixdatesAtTheEdgesOfTheLayout(text: String, seconds: Double?) {
+        #expect(HTTPDate.parse(text) == seconds.map(Date.init(timeIntervalSince1970:)))
+        #expect(HTTPDate.parseByCursor(text) == seconds.map(Date.init(timeIntervalSince1970:)))
+    }
+
+    /// Every byte of formatted dates replaced by each of bytes that matter to one reading or the
+    /// other (digits, letters of both cases, separators, a tab, a letter outside ASCII).
+    @Test func everyChangedByteReadsTheSameBothWays() {
+        var generator = Generator(state: 9110)
+        let replacements = Array("0159AaGgMmTtZz ,:-\t".utf8).map { [$0] } + [Array("é".utf8)]
+        var compared = 0
+        for _ in 0..<60 {
+            let seconds = Double(Int64.random(in: -2_208_988_800...4_102_444_799, using: &generator))
+            let text = Array(HTTPDate.format(Date(timeIntervalSince1970: seconds)).utf8)
+            for position in text.indices {
+                for replacement in replacements {
+                    var changed = text
+                    changed.replaceSubrange(position...position, with: replacement)
+                    let changedText = String(decoding: changed, as: UTF8.self)
+                    #expect(HTTPDate.parse(changedText) == HTTPDate.parseByCursor(changedText), "\(changedText)")
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared == 60 * 29 * 20)
+    }
+}
