@@ -16,7 +16,9 @@
 // AsyncHTTPClient work, so the difference is AuthKit's, its bound on a stalled body included);
 // raw AsyncHTTPClient with a 60-second read timeout, the same bound kept AsyncHTTPClient's way;
 // and raw AsyncHTTPClient on AsyncHTTPClient's default configuration, as an application without
-// AuthKit has it. The last two have clients of their own, whose connections may land on other
+// AuthKit has it. A fourth comparison puts the AuthKit client over a transport with no bound on
+// a stalled body (`bodyReadTimeout: nil`, on the same `HTTPClient`) against the first baseline,
+// which has none either: what AuthKit costs beyond the bound. The last two have clients of their own, whose connections may land on other
 // event loops than the AuthKit client's, which moves a whole run by a few per cent: compare
 // medians of several runs.
 import AsyncHTTPClient
@@ -67,6 +69,7 @@ final class Fixture: Sendable {
             // Connections opened and every path warmed before the first measured batch.
             for _ in 0..<64 {
                 _ = try await clients.sendAuthKit()
+                _ = try await clients.sendAuthKitUnbounded()
                 _ = try await clients.sendRaw()
                 _ = try await clients.sendRawWithReadTimeout()
                 _ = try await clients.sendRawOnDefaults()
@@ -105,21 +108,29 @@ func batch(_ concurrency: Int, total: Int, _ send: @escaping @Sendable () async 
 
 let cpuRatio = BenchmarkMetric.custom("CPU ratio x1000", useScalingFactor: false)
 
-/// What the AuthKit client is compared with.
-let baselines: [(name: String, send: @Sendable (EndToEndClients) async throws -> Int)] = [
-    ("raw AsyncHTTPClient", { try await $0.sendRaw() }),
-    ("raw AsyncHTTPClient with a read timeout", { try await $0.sendRawWithReadTimeout() }),
-    ("raw AsyncHTTPClient on its own defaults", { try await $0.sendRawOnDefaults() }),
+/// One way of sending the batch's requests, and its name in a benchmark's.
+typealias Sender = (name: String, send: @Sendable (EndToEndClients) async throws -> Int)
+
+let authKitClient: Sender = ("AuthKit", { try await $0.sendAuthKit() })
+let rawClient: Sender = ("raw AsyncHTTPClient", { try await $0.sendRaw() })
+
+/// The AuthKit clients and what each is compared with (the first three named as before the
+/// fourth existed, so that their figures compare with earlier runs').
+let comparisons: [(subject: Sender, baseline: Sender)] = [
+    (authKitClient, rawClient),
+    (authKitClient, ("raw AsyncHTTPClient with a read timeout", { try await $0.sendRawWithReadTimeout() })),
+    (authKitClient, ("raw AsyncHTTPClient on its own defaults", { try await $0.sendRawOnDefaults() })),
+    (("AuthKit with no bound on a stalled body", { try await $0.sendAuthKitUnbounded() }), rawClient),
 ]
 
 let benchmarks: @Sendable () -> Void = {
     // This executable is also the server that `LoopbackServerProcess` starts.
     LoopbackServer.serveIfAsked()
-    let cases = baselines.flatMap { baseline in [(1, 100), (16, 320), (64, 640)].map { (baseline, $0.0, $0.1) } }
-    for (baseline, concurrency, total) in cases {
+    let cases = comparisons.flatMap { pair in [(1, 100), (16, 320), (64, 640)].map { (pair.subject, pair.baseline, $0.0, $0.1) } }
+    for (subject, baseline, concurrency, total) in cases {
         var configuration = Benchmark.Configuration.suite(.microseconds, scaling: .one, warmup: 3, maxDuration: .seconds(20), maxIterations: 60)
         configuration.metrics = Paired.metrics + [cpuRatio]
-        Benchmark("AuthKit vs \(baseline.name), concurrency \(concurrency), \(total) GET per batch", configuration: configuration) { (benchmark: Benchmark, fixture: Fixture) in
+        Benchmark("\(subject.name) vs \(baseline.name), concurrency \(concurrency), \(total) GET per batch", configuration: configuration) { (benchmark: Benchmark, fixture: Fixture) in
             let clients = fixture.clients
             // Rounds alternate which client goes first, so neither always meets a pool the other
             // has just warmed or a core the other has just left busy.
@@ -136,7 +147,7 @@ let benchmarks: @Sendable () -> Void = {
             // the process's CPU time), which the raw batch does not pay for either.
             benchmark.startMeasurement()
             let start = (wall: Paired.wall(), cpu: CPUTime.now())
-            try await batch(concurrency, total: total) { try await clients.sendAuthKit() }
+            try await batch(concurrency, total: total) { try await subject.send(clients) }
             let authKit = (wall: Paired.wall() - start.wall, cpu: CPUTime.now() - start.cpu)
             benchmark.stopMeasurement()
             if !rawFirst { try await runRaw() }

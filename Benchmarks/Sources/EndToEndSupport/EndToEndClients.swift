@@ -22,6 +22,9 @@ import NIOHTTP1
 /// - AuthKit: a client of `AuthContainer.makeClient` (the standard middlewares) over
 ///   `HTTPClientTransport`, signed in with a token valid for a day, called as the README does,
 ///   `send(.get, url)`;
+/// - AuthKit without a bound on the body: the same, over a transport on the same `HTTPClient`
+///   with `bodyReadTimeout: nil`, the like of raw over `raw` (neither bounds a stalled body), so
+///   that the difference is the pipeline's and the transport's conversions alone;
 /// - and, for reference only, raw AsyncHTTPClient through its delegate API over `raw`
 ///   (`sendRawDelegate()`).
 public final class EndToEndClients: Sendable {
@@ -35,27 +38,35 @@ public final class EndToEndClients: Sendable {
     public let rawOnDefaults: HTTPClient
     public let transport: HTTPClientTransport
     public let authKit: AccountClient<BearerStrategy>
+    /// A client like ``authKit`` over a transport on the same `HTTPClient` with no bound on a
+    /// stalled body.
+    public let authKitUnbounded: AccountClient<BearerStrategy>
 
     /// Clients of the server at `port`, the AuthKit one signed in.
     public convenience init(port: Int) async throws {
         let raw = HTTPClient(eventLoopGroupProvider: .singleton, configuration: HTTPClientTransport.defaultConfiguration)
         let transport = HTTPClientTransport(client: raw)
-        try await self.init(url: URL(string: "http://127.0.0.1:\(port)/v1/me")!, raw: raw, transport: transport) { $0.useHTTPClient(transport) }
+        let unbounded = HTTPClientTransport(client: raw, bodyReadTimeout: nil)
+        try await self.init(
+            url: URL(string: "http://127.0.0.1:\(port)/v1/me")!, raw: raw, transport: transport,
+            configure: { $0.useHTTPClient(transport) }, configureUnbounded: { $0.useHTTPClient(unbounded) })
     }
 
-    /// Clients of `url` whose AuthKit client sends through what `configure` registers; the raw one
+    /// Clients of `url` whose AuthKit client sends through what `configure` registers (the
+    /// unbounded one through what `configureUnbounded` registers, else the same); the raw one
     /// through `raw` (a client of its own when nil).
-    public init(url: URL, raw: HTTPClient? = nil, transport: HTTPClientTransport, configure: (AuthContainer) -> Void) async throws {
-        let container = AuthContainer()
-        configure(container)
-        let strategy = BearerStrategy(allowedHosts: AllowedHosts(origin: url)) { _ in
-            throw AuthError.reauthenticationRequired(nil, reason: "the benchmark token does not renew")
-        }
-        let authKit = container.makeClient(for: AccountKey(namespace: "e2e", account: "alice"), strategy: strategy)
+    public init(
+        url: URL, raw: HTTPClient? = nil, transport: HTTPClientTransport,
+        configure: (AuthContainer) -> Void, configureUnbounded: ((AuthContainer) -> Void)? = nil
+    ) async throws {
         // Signed in before this makes its raw clients, so that a failure leaves none of those
         // behind (what the caller passed in stays the caller's).
-        try await authKit.signIn(BearerTokenSet(accessToken: Self.token, expiresAt: Date().addingTimeInterval(86_400)))
-        self.authKit = authKit
+        authKit = try await Self.signedIn(url: url, configure)
+        if let configureUnbounded {
+            authKitUnbounded = try await Self.signedIn(url: url, configureUnbounded)
+        } else {
+            authKitUnbounded = try await Self.signedIn(url: url, configure)
+        }
         self.url = url
         self.raw = raw ?? HTTPClient(eventLoopGroupProvider: .singleton, configuration: HTTPClientTransport.defaultConfiguration)
         var withReadTimeout = HTTPClientTransport.defaultConfiguration
@@ -63,6 +74,18 @@ public final class EndToEndClients: Sendable {
         rawWithReadTimeout = HTTPClient(eventLoopGroupProvider: .singleton, configuration: withReadTimeout)
         rawOnDefaults = HTTPClient(eventLoopGroupProvider: .singleton)
         self.transport = transport
+    }
+
+    /// A client of a container that `configure` sets up, signed in with ``token``.
+    private static func signedIn(url: URL, _ configure: (AuthContainer) -> Void) async throws -> AccountClient<BearerStrategy> {
+        let container = AuthContainer()
+        configure(container)
+        let strategy = BearerStrategy(allowedHosts: AllowedHosts(origin: url)) { _ in
+            throw AuthError.reauthenticationRequired(nil, reason: "the benchmark token does not renew")
+        }
+        let client = container.makeClient(for: AccountKey(namespace: "e2e", account: "alice"), strategy: strategy)
+        try await client.signIn(BearerTokenSet(accessToken: Self.token, expiresAt: Date().addingTimeInterval(86_400)))
+        return client
     }
 
     /// One request by raw AsyncHTTPClient; the body's length.
@@ -108,7 +131,16 @@ public final class EndToEndClients: Sendable {
 
     /// One request through the AuthKit client; the body's length.
     public func sendAuthKit() async throws -> Int {
-        let response = try await authKit.send(.get, url)
+        try await Self.send(url, through: authKit)
+    }
+
+    /// One request through the AuthKit client without a bound on the body; the body's length.
+    public func sendAuthKitUnbounded() async throws -> Int {
+        try await Self.send(url, through: authKitUnbounded)
+    }
+
+    private static func send(_ url: URL, through client: AccountClient<BearerStrategy>) async throws -> Int {
+        let response = try await client.send(.get, url)
         guard response.status == .ok else { throw EndToEndError(status: response.status.code) }
         return response.body.count
     }

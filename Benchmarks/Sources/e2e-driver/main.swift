@@ -12,6 +12,9 @@
 //                                       that every mode runs with the same types instantiated (the
 //                                       runtime's metadata caches then hold the same entries, and a
 //                                       lookup probes as long in one mode as in another)
+//   e2e-driver authkit-unbounded <count> <port> [warm-all]
+//                                       the AuthKit client over a transport on the same HTTPClient
+//                                       with no bound on a stalled body, the like of `raw`
 //   e2e-driver raw-delegate <count> <port> [warm-all]
 //                                       the same requests through AsyncHTTPClient's delegate API
 //                                       (no task of AsyncHTTPClient's own per request), a reference
@@ -63,7 +66,7 @@ case "serve":
         }.start()
     }
     task.cancel()
-case "raw", "raw-read-timeout", "raw-defaults", "transport", "authkit", "raw-delegate":
+case "raw", "raw-read-timeout", "raw-defaults", "transport", "authkit", "raw-delegate", "authkit-unbounded":
     guard let port else { fatalError("\(mode) needs a port") }
     let clients = try await EndToEndClients(port: port)
     if warmAll {
@@ -74,10 +77,13 @@ case "raw", "raw-read-timeout", "raw-defaults", "transport", "authkit", "raw-del
             consume(try await clients.sendTransport())
             consume(try await clients.sendAuthKit())
         }
-        // The reference mode warms its own types too; the five do not run it, so that their
-        // figures stay comparable with runs before it existed.
+        // The later modes warm their own paths too; the five do not run them, so that their
+        // figures stay comparable with runs before these existed.
         if mode == "raw-delegate" {
             for _ in 0..<20 { consume(try await clients.sendRawDelegate()) }
+        }
+        if mode == "authkit-unbounded" {
+            for _ in 0..<20 { consume(try await clients.sendAuthKitUnbounded()) }
         }
     }
     // The mode chosen once, not per request: comparing its name on every request cost the modes
@@ -88,6 +94,7 @@ case "raw", "raw-read-timeout", "raw-defaults", "transport", "authkit", "raw-del
     case "raw-defaults": for _ in 0..<count { consume(try await clients.sendRawOnDefaults()) }
     case "raw-delegate": for _ in 0..<count { consume(try await clients.sendRawDelegate()) }
     case "transport": for _ in 0..<count { consume(try await clients.sendTransport()) }
+    case "authkit-unbounded": for _ in 0..<count { consume(try await clients.sendAuthKitUnbounded()) }
     default: for _ in 0..<count { consume(try await clients.sendAuthKit()) }
     }
     try await clients.shutdown()
