@@ -16,11 +16,11 @@
 // AsyncHTTPClient work, so the difference is AuthKit's, its bound on a stalled body included);
 // raw AsyncHTTPClient with a 60-second read timeout, the same bound kept AsyncHTTPClient's way;
 // and raw AsyncHTTPClient on AsyncHTTPClient's default configuration, as an application without
-// AuthKit has it. A fourth comparison puts the AuthKit client over a transport with no bound on
-// a stalled body (`bodyReadTimeout: nil`, on the same `HTTPClient`) against the first baseline,
-// which has none either: what AuthKit costs beyond the bound. The last two have clients of their own, whose connections may land on other
+// AuthKit has it. The last two have clients of their own, whose connections may land on other
 // event loops than the AuthKit client's, which moves a whole run by a few per cent: compare
-// medians of several runs.
+// medians of several runs. A fourth comparison puts the AuthKit client over a transport with no
+// bound on a stalled body (`bodyReadTimeout: nil`, on the same `HTTPClient`) against the first
+// baseline, which has none either: what AuthKit costs beyond the bound.
 import AsyncHTTPClient
 import AuthCore
 import Benchmark

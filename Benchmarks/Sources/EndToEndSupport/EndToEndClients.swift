@@ -39,7 +39,8 @@ public final class EndToEndClients: Sendable {
     public let transport: HTTPClientTransport
     public let authKit: AccountClient<BearerStrategy>
     /// A client like ``authKit`` over a transport on the same `HTTPClient` with no bound on a
-    /// stalled body.
+    /// stalled body (made by ``init(port:)``; ``init(url:raw:transport:configure:configureUnbounded:)``
+    /// without `configureUnbounded` makes a second client like ``authKit``).
     public let authKitUnbounded: AccountClient<BearerStrategy>
 
     /// Clients of the server at `port`, the AuthKit one signed in.
