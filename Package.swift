@@ -74,6 +74,8 @@ let package = Package(
                 // NIOConnectionError and IOError, to tell connection failures apart by type.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                // The response decoder's parts, which a connection's stall bound counts.
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 // Response bodies as Data without a copy where NIO can hand the bytes over.
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 // To tell a tracer that does nothing from one that records (NoOpTracer).
@@ -272,6 +274,8 @@ let package = Package(
                 "AuthCore", "AuthHTTPClient",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),

@@ -32,8 +32,13 @@ final class BodyReadWatch: Sendable {
     ///   - loops: Where the sweep runs.
     init(timeout: Duration, loops: any EventLoopGroup) {
         self.timeout = timeout
-        interval = min(max(timeout / 4, .milliseconds(1)), .seconds(1))
+        interval = Self.interval(for: timeout)
         self.loops = loops
+    }
+
+    /// A quarter of `timeout`, at least a millisecond and at most a second.
+    static func interval(for timeout: Duration) -> Duration {
+        min(max(timeout / 4, .milliseconds(1)), .seconds(1))
     }
 
     /// The whole body, at most `limit` bytes, read in a child task that the sweep cancels when
@@ -119,7 +124,12 @@ final class BodyReadWatch: Sendable {
         /// Whether a read began since the last sweep: the sweep stops only after an interval
         /// without one, so that requests one after another do not start it each time.
         var began = false
+        /// Reads begun so far, for tests.
+        var begun = 0
     }
+
+    /// How many bodies have been read here so far (each in a child task).
+    var readsBegun: Int { state.withLock { $0.begun } }
 
     /// A slot for a read by `task`; starts the sweep when it is not running.
     private func begin(_ task: UnsafeCurrentTask?) -> Int {
@@ -133,6 +143,7 @@ final class BodyReadWatch: Sendable {
                 slot = state.reads.count - 1
             }
             state.running += 1
+            state.begun &+= 1
             state.began = true
             let startSweep = !state.isSweeping
             state.isSweeping = true

@@ -30,6 +30,13 @@ import NIOPosix
 public final class HTTPClientTransport: Transport {
     /// Internal, not private: tests read its tracer.
     let client: HTTPClient
+    /// The `HTTPClient` requests go through: the transport's own, or the one it was given.
+    ///
+    /// Requests sent on it directly share the transport's connections, and do not get its
+    /// ``responseHeadTimeout`` or its response conversion. On a transport's own client, HTTP/1
+    /// connections keep ``bodyReadTimeout`` for them too (see there). Shut it down with the
+    /// transport, not on its own.
+    public var httpClient: HTTPClient { client }
     private let ownsClient: Bool
     /// The largest response body read; longer bodies fail with a transport error.
     public let maxResponseBytes: Int
@@ -42,12 +49,24 @@ public final class HTTPClientTransport: Transport {
     /// How long a response's body may go without bytes before the request fails with
     /// `AuthError` code `.timeout`; nil for no bound.
     ///
-    /// The body is read in a child task, which one sweep (every quarter of this, at most every
-    /// second, for all of the transport's requests) cancels when its count of chunks has not
-    /// moved for this long: a stalled body fails between this long and two sweeps more after its
-    /// last bytes. The bytes count as the transport takes them in, so a process whose tasks
-    /// cannot run for this long looks the same as a server that stopped. A body whose head
-    /// announces more than ``maxResponseBytes`` is refused before it is read.
+    /// A stalled body fails between this long and two checks more after its last bytes; a check
+    /// comes every quarter of this, at most every second, and only while responses come:
+    /// - On the HTTP/1 connections of a transport made with its own client
+    ///   (``init(configuration:maxResponseBytes:responseHeadTimeout:bodyReadTimeout:)``,
+    ///   ``withTransport(configuration:responseHeadTimeout:bodyReadTimeout:isolation:_:)``), each
+    ///   connection counts its body's parts in its pipeline, and a check on its event loop fails
+    ///   the response whose count has not moved for this long (AsyncHTTPClient then closes the
+    ///   connection). A request costs nothing more than the count. The handler is added with the
+    ///   configuration's `http1_1ConnectionDebugInitializer`; one that the configuration already
+    ///   has runs after it.
+    /// - Over HTTP/2, and over an `HTTPClient` the caller owns, the body is read in a child task,
+    ///   which one sweep for all of the transport's requests cancels when its count of chunks has
+    ///   not moved for this long: about 7,000 instructions a request.
+    ///
+    /// Either way the bytes count as the transport takes them in (AsyncHTTPClient reads from the
+    /// connection only as fast as the body is read), so a process whose tasks cannot run for this
+    /// long looks the same as a server that stopped. A body whose head announces more than
+    /// ``maxResponseBytes`` is refused before it is read.
     ///
     /// A stalled body fails with `.timeout`, which the retry middleware does not repeat, as a
     /// response head that does not come; AsyncHTTPClient's own read timeout, when a
@@ -55,14 +74,15 @@ public final class HTTPClientTransport: Transport {
     ///
     /// AsyncHTTPClient's read timeout (`HTTPClient.Configuration.timeout.read`, off in
     /// ``defaultConfiguration``) bounds the same wait with a timer that every request starts,
-    /// moves and stops on its connection's event loop: about 18,000 instructions a request against
-    /// some 6,000 here, and event-loop time that limits throughput when many requests share the
-    /// loops with a server in the same process. One request at a time, the child task costs more
-    /// CPU than that timer (`Benchmarks/README.md`): a client that sends one request at a time
-    /// and counts microseconds may set this to nil and `timeout.read` in its configuration.
+    /// moves and stops on its connection's event loop: about 18,000 instructions a request, and
+    /// event-loop time that limits throughput when many requests share the loops with a server in
+    /// the same process (`Benchmarks/README.md`).
     public let bodyReadTimeout: Duration?
-    /// Keeps ``bodyReadTimeout``.
-    private let bodyReads: BodyReadWatch?
+    /// Keeps ``bodyReadTimeout`` with a child task for each body, where `connectionBodies` does not.
+    /// Internal, not private: tests count its reads.
+    let bodyReads: BodyReadWatch?
+    /// Keeps ``bodyReadTimeout`` in each HTTP/1 connection of the transport's own client.
+    private let connectionBodies: ConnectionBodyWatch?
     /// The URL of the target last sent to.
     private let sentTarget = SentTarget()
 
@@ -90,7 +110,9 @@ public final class HTTPClientTransport: Transport {
         // establishment would hold a refused connection until the connect timeout.
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.leaveOutNoOpTracer()
-        self.init(client: HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration), owned: true, maxResponseBytes, responseHeadTimeout, bodyReadTimeout)
+        let connections = bodyReadTimeout.map(ConnectionBodyWatch.init(timeout:))
+        connections?.install(in: &configuration)
+        self.init(client: HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration), owned: true, maxResponseBytes, responseHeadTimeout, bodyReadTimeout, connections)
     }
 
     /// Wraps an `HTTPClient` the caller owns (and shuts down). Its redirect configuration should
@@ -109,10 +131,10 @@ public final class HTTPClientTransport: Transport {
         responseHeadTimeout: Duration = .seconds(30),
         bodyReadTimeout: Duration? = .seconds(60)
     ) {
-        self.init(client: client, owned: false, maxResponseBytes, responseHeadTimeout, bodyReadTimeout)
+        self.init(client: client, owned: false, maxResponseBytes, responseHeadTimeout, bodyReadTimeout, nil)
     }
 
-    private init(client: HTTPClient, owned: Bool, _ maxResponseBytes: Int, _ responseHeadTimeout: Duration, _ bodyReadTimeout: Duration?) {
+    private init(client: HTTPClient, owned: Bool, _ maxResponseBytes: Int, _ responseHeadTimeout: Duration, _ bodyReadTimeout: Duration?, _ connections: ConnectionBodyWatch?) {
         self.client = client
         self.ownsClient = owned
         self.maxResponseBytes = maxResponseBytes
@@ -120,6 +142,7 @@ public final class HTTPClientTransport: Transport {
         self.deadline = Self.timeAmount(responseHeadTimeout)
         self.bodyReadTimeout = bodyReadTimeout
         self.bodyReads = bodyReadTimeout.map { BodyReadWatch(timeout: $0, loops: client.eventLoopGroup) }
+        self.connectionBodies = connections
     }
 
     /// `duration` in nanoseconds, at least 0 and at most about 292 years.
@@ -212,7 +235,7 @@ public final class HTTPClientTransport: Transport {
             var contentLength: String?
             let head = ResponseHead(headers: response.headers, contentLength: &contentLength)
             let body: ByteBuffer
-            if let bodyReads {
+            if let bodyReads, !(response.version.major == 1 && connectionBodies?.coversEveryConnection == true) {
                 let expected = Self.expectedLength(status: response.status, method: request.head.method, contentLength: contentLength)
                 body = try await bodyReads.collect(response.body, upTo: maxResponseBytes, expected: expected)
             } else {

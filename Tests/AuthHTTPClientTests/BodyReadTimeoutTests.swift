@@ -1,10 +1,11 @@
 import AsyncHTTPClient
 import AuthCore
-import AuthHTTPClient
+@testable import AuthHTTPClient
 import Foundation
 import HTTPTypes
 import NIOCore
 import NIOPosix
+import Synchronization
 import Testing
 
 /// A response's body must bring bytes at least once every `bodyReadTimeout`: a server that
@@ -19,6 +20,47 @@ import Testing
 /// (the server's 30 seconds, or a bound of 20), not near the time expected: a loaded machine
 /// held a whole test process for more than ten seconds (CI, 2026-12-01).
 @Suite struct BodyReadTimeoutTests {
+    /// Where the bound is kept: in the HTTP/1 connections of the transport's own client, or with
+    /// a child task for each body over an `HTTPClient` the caller owns.
+    enum Keeper: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case connections
+        case childTasks
+
+        var testDescription: String { rawValue }
+
+        /// Runs `body` with a transport that keeps the bound this way, and shuts it (and its
+        /// client) down after; then checks that the bodies read in child tasks were as many as
+        /// `childTaskReads` says (`nil`: any number), none when the connections keep the bound.
+        @discardableResult
+        func withTransport<T>(
+            bodyReadTimeout: Duration?,
+            configuration: HTTPClient.Configuration = HTTPClientTransport.defaultConfiguration,
+            childTaskReads: Int? = nil,
+            _ body: (HTTPClientTransport) async throws -> T
+        ) async throws -> T {
+            let client: HTTPClient?
+            let transport: HTTPClientTransport
+            switch self {
+            case .connections:
+                client = nil
+                transport = HTTPClientTransport(configuration: configuration, bodyReadTimeout: bodyReadTimeout)
+            case .childTasks:
+                client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+                transport = HTTPClientTransport(client: client!, bodyReadTimeout: bodyReadTimeout)
+            }
+            let result: Result<T, any Error>
+            do { result = .success(try await body(transport)) } catch { result = .failure(error) }
+            try await transport.shutdown()
+            try await client?.shutdown()
+            let reads = transport.bodyReads?.readsBegun ?? 0
+            switch self {
+            case .connections: #expect(reads == 0, "bodies read in child tasks")
+            case .childTasks: if let childTaskReads { #expect(reads == childTaskReads, "bodies read in child tasks") }
+            }
+            return try result.get()
+        }
+    }
+
     /// Ten bytes of a hundred, then nothing.
     static let stalling = "HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\n0123456789"
     static let stall: [(pause: Duration, bytes: String)] = [(.seconds(30), "")]
@@ -28,11 +70,12 @@ import Testing
         try await transport.send(AuthRequest(method: method, url: server.url))
     }
 
-    @Test func aBodyThatStopsComingEndsWithATimeout() async throws {
+    @Test(arguments: Keeper.allCases)
+    func aBodyThatStopsComingEndsWithATimeout(keeper: Keeper) async throws {
         let stalled = try RawHTTPServer(answer: Self.stalling, later: Self.stall)
         let healthy = try RawHTTPServer(answer: "HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok")
         defer { stalled.close(); healthy.close() }
-        try await HTTPClientTransport.withTransport(bodyReadTimeout: .milliseconds(300)) { transport in
+        try await keeper.withTransport(bodyReadTimeout: .milliseconds(300), childTaskReads: 2) { transport in
             #expect(transport.bodyReadTimeout == .milliseconds(300))
             // AsyncHTTPClient's own timer is off: the transport keeps the bound.
             #expect(HTTPClientTransport.defaultConfiguration.timeout.read == nil)
@@ -54,12 +97,13 @@ import Testing
 
     /// Twenty-five parts 100 ms apart, each well within the two-second bound though the whole
     /// body takes longer than it: the body arrives whole.
-    @Test func aSlowButSteadyBodyArrivesWhole() async throws {
+    @Test(arguments: Keeper.allCases)
+    func aSlowButSteadyBodyArrivesWhole(keeper: Keeper) async throws {
         let parts = (0..<25).map { (pause: Duration.milliseconds(100), bytes: "part\($0);") }
         let body = parts.map(\.bytes).joined()
         let server = try RawHTTPServer(answer: "HTTP/1.1 200 OK\r\ncontent-length: \(body.utf8.count)\r\n\r\n", later: parts)
         defer { server.close() }
-        let response = try await HTTPClientTransport.withTransport(bodyReadTimeout: .seconds(2)) { transport in
+        let response = try await keeper.withTransport(bodyReadTimeout: .seconds(2), childTaskReads: 1) { transport in
             try await Self.get(server, through: transport)
         }
         #expect(response.body == Data(body.utf8))
@@ -82,10 +126,11 @@ import Testing
 
     /// Cancelling the caller's task while the body stalls ends the request with
     /// `CancellationError` at once, not at the bound.
-    @Test func cancellingTheTaskWhileTheBodyStallsCancelsTheRequest() async throws {
+    @Test(arguments: Keeper.allCases)
+    func cancellingTheTaskWhileTheBodyStallsCancelsTheRequest(keeper: Keeper) async throws {
         let server = try RawHTTPServer(answer: Self.stalling, later: Self.stall)
         defer { server.close() }
-        try await HTTPClientTransport.withTransport(bodyReadTimeout: .seconds(30)) { transport in
+        try await keeper.withTransport(bodyReadTimeout: .seconds(30)) { transport in
             let start = ContinuousClock.now
             let request = Task { try await Self.get(server, through: transport) }
             // Cancelled once the server has answered with its head and first bytes.
@@ -171,13 +216,37 @@ import Testing
         try await loops.shutdownGracefully()
     }
 
+    /// A configuration's own `http1_1ConnectionDebugInitializer` still runs for each connection,
+    /// after the handler that keeps the bound is added: a stalled body ends with `.timeout`.
+    @Test func aConfigurationsOwnConnectionInitializerStillRuns() async throws {
+        let server = try RawHTTPServer(answer: Self.stalling, later: Self.stall)
+        defer { server.close() }
+        final class Seen: Sendable { let handlers = Mutex<[Bool]>([]) }
+        let seen = Seen()
+        var configuration = HTTPClientTransport.defaultConfiguration
+        configuration.http1_1ConnectionDebugInitializer = { channel in
+            channel.eventLoop.submit {
+                let added = (try? channel.pipeline.syncOperations.handler(type: StalledBodyHandler.self)) != nil
+                seen.handlers.withLock { $0.append(added) }
+            }
+        }
+        try await Keeper.connections.withTransport(bodyReadTimeout: .milliseconds(300), configuration: configuration) { transport in
+            await #expect {
+                try await Self.get(server, through: transport)
+            } throws: { ($0 as? AuthError)?.code == .timeout }
+        }
+        // One connection; the bound's handler was in its pipeline when the initializer ran.
+        #expect(seen.handlers.withLock { $0 } == [true])
+    }
+
     /// Many requests at once whose bodies stall all end with `.timeout`, each by its own bound,
     /// and requests after them are served.
-    @Test func manyStalledBodiesAtOnceAllTimeOut() async throws {
+    @Test(arguments: Keeper.allCases)
+    func manyStalledBodiesAtOnceAllTimeOut(keeper: Keeper) async throws {
         let servers = try (0..<8).map { _ in try RawHTTPServer(answer: Self.stalling, later: Self.stall) }
         let healthy = try RawHTTPServer(answer: "HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok")
         defer { servers.forEach { $0.close() }; healthy.close() }
-        try await HTTPClientTransport.withTransport(bodyReadTimeout: .milliseconds(200)) { transport in
+        try await keeper.withTransport(bodyReadTimeout: .milliseconds(200), childTaskReads: 9) { transport in
             let codes = try await withThrowingTaskGroup(of: AuthError.Code?.self) { group in
                 for server in servers {
                     group.addTask {

@@ -8,11 +8,13 @@ import NIOHTTP1
 /// The clients the end-to-end benchmarks compare, all sending `GET /v1/me` with a bearer token to
 /// the loopback server:
 /// - raw: AsyncHTTPClient as its documentation shows it, the token put on by hand, over the same
-///   `HTTPClient` as the AuthKit client (so one connection pool: the same connections, on the same
-///   event loops, carry both clients' requests; with a pool each, the event loop a connection
-///   landed on against the server's made one client or the other up to 7 % faster for a whole
-///   run). That client has `HTTPClientTransport.defaultConfiguration`: the same AsyncHTTPClient
-///   work under both, so the difference is AuthKit's own;
+///   `HTTPClient` as the AuthKit client, the transport's own (`httpClient`; so one connection
+///   pool: the same connections, on the same event loops, carry both clients' requests; with a
+///   pool each, the event loop a connection landed on against the server's made one client or the
+///   other up to 7 % faster for a whole run). That client has
+///   `HTTPClientTransport.defaultConfiguration`, and its connections keep the transport's bound on
+///   a stalled body for raw's requests too: the same AsyncHTTPClient work under both, so the
+///   difference is AuthKit's own;
 /// - raw with a read timeout: the same requests over an `HTTPClient` of its own with
 ///   `HTTPClientTransport.defaultConfiguration` and AsyncHTTPClient's 60-second read timeout, the
 ///   same bound on a stalled body that the AuthKit client's transport keeps (its
@@ -22,9 +24,10 @@ import NIOHTTP1
 /// - AuthKit: a client of `AuthContainer.makeClient` (the standard middlewares) over
 ///   `HTTPClientTransport`, signed in with a token valid for a day, called as the README does,
 ///   `send(.get, url)`;
-/// - AuthKit without a bound on the body: the same, over a transport on the same `HTTPClient`
-///   with `bodyReadTimeout: nil`, the like of raw over `raw` (neither bounds a stalled body), so
-///   that the difference is the pipeline's and the transport's conversions alone;
+/// - AuthKit without a bound on the body: the same, over a transport with `bodyReadTimeout: nil`
+///   on an `HTTPClient` of the caller's with `HTTPClientTransport.defaultConfiguration`, against
+///   raw on that client (`rawUnbounded`; neither bounds a stalled body), so that the difference
+///   is the pipeline's and the transport's conversions alone;
 /// - and, for reference only, raw AsyncHTTPClient through its delegate API over `raw`
 ///   (`sendRawDelegate()`).
 public final class EndToEndClients: Sendable {
@@ -32,32 +35,42 @@ public final class EndToEndClients: Sendable {
     /// `http://127.0.0.1:<port>/v1/me`.
     public let url: URL
     public let raw: HTTPClient
+    /// An `HTTPClient` with `HTTPClientTransport.defaultConfiguration` whose connections keep no
+    /// bound on a stalled body, under ``authKitUnbounded`` (made by ``init(port:)``; else `raw`).
+    public let rawUnbounded: HTTPClient
     /// An `HTTPClient` with `HTTPClientTransport.defaultConfiguration` and a 60-second read timeout.
     public let rawWithReadTimeout: HTTPClient
     /// An `HTTPClient` with AsyncHTTPClient's default configuration.
     public let rawOnDefaults: HTTPClient
     public let transport: HTTPClientTransport
     public let authKit: AccountClient<BearerStrategy>
-    /// A client like ``authKit`` over a transport on the same `HTTPClient` with no bound on a
-    /// stalled body (made by ``init(port:)``; ``init(url:raw:transport:configure:configureUnbounded:)``
+    /// A client like ``authKit`` over a transport on ``rawUnbounded`` with no bound on a stalled
+    /// body (made by ``init(port:)``; ``init(url:raw:rawUnbounded:transport:configure:configureUnbounded:)``
     /// without `configureUnbounded` makes a second client like ``authKit``).
     public let authKitUnbounded: AccountClient<BearerStrategy>
 
     /// Clients of the server at `port`, the AuthKit one signed in.
     public convenience init(port: Int) async throws {
-        let raw = HTTPClient(eventLoopGroupProvider: .singleton, configuration: HTTPClientTransport.defaultConfiguration)
-        let transport = HTTPClientTransport(client: raw)
-        let unbounded = HTTPClientTransport(client: raw, bodyReadTimeout: nil)
-        try await self.init(
-            url: URL(string: "http://127.0.0.1:\(port)/v1/me")!, raw: raw, transport: transport,
-            configure: { $0.useHTTPClient(transport) }, configureUnbounded: { $0.useHTTPClient(unbounded) })
+        let transport = HTTPClientTransport()
+        let plain = HTTPClient(eventLoopGroupProvider: .singleton, configuration: HTTPClientTransport.defaultConfiguration)
+        let unbounded = HTTPClientTransport(client: plain, bodyReadTimeout: nil)
+        do {
+            try await self.init(
+                url: URL(string: "http://127.0.0.1:\(port)/v1/me")!, raw: transport.httpClient, rawUnbounded: plain, transport: transport,
+                configure: { $0.useHTTPClient(transport) }, configureUnbounded: { $0.useHTTPClient(unbounded) })
+        } catch {
+            try? await transport.shutdown()
+            try? await plain.shutdown()
+            throw error
+        }
     }
 
     /// Clients of `url` whose AuthKit client sends through what `configure` registers (the
     /// unbounded one through what `configureUnbounded` registers, else the same); the raw one
-    /// through `raw` (a client of its own when nil).
+    /// through `raw` (a client of its own when nil), which may be `transport`'s `httpClient`; the
+    /// unbounded raw one through `rawUnbounded` (`raw` when nil).
     public init(
-        url: URL, raw: HTTPClient? = nil, transport: HTTPClientTransport,
+        url: URL, raw: HTTPClient? = nil, rawUnbounded: HTTPClient? = nil, transport: HTTPClientTransport,
         configure: (AuthContainer) -> Void, configureUnbounded: ((AuthContainer) -> Void)? = nil
     ) async throws {
         // Signed in before this makes its raw clients, so that a failure leaves none of those
@@ -69,7 +82,9 @@ public final class EndToEndClients: Sendable {
             authKitUnbounded = try await Self.signedIn(url: url, configure)
         }
         self.url = url
-        self.raw = raw ?? HTTPClient(eventLoopGroupProvider: .singleton, configuration: HTTPClientTransport.defaultConfiguration)
+        let raw = raw ?? HTTPClient(eventLoopGroupProvider: .singleton, configuration: HTTPClientTransport.defaultConfiguration)
+        self.raw = raw
+        self.rawUnbounded = rawUnbounded ?? raw
         var withReadTimeout = HTTPClientTransport.defaultConfiguration
         withReadTimeout.timeout.read = .seconds(60)
         rawWithReadTimeout = HTTPClient(eventLoopGroupProvider: .singleton, configuration: withReadTimeout)
@@ -92,6 +107,11 @@ public final class EndToEndClients: Sendable {
     /// One request by raw AsyncHTTPClient; the body's length.
     public func sendRaw() async throws -> Int {
         try await Self.send(url, through: raw)
+    }
+
+    /// One request by raw AsyncHTTPClient over ``rawUnbounded``; the body's length.
+    public func sendRawUnbounded() async throws -> Int {
+        try await Self.send(url, through: rawUnbounded)
     }
 
     /// One request by raw AsyncHTTPClient with a read timeout; the body's length.
@@ -155,10 +175,15 @@ public final class EndToEndClients: Sendable {
     }
 
     public func shutdown() async throws {
-        // A transport over `raw` leaves it to its owner: each is shut down once, every one even
-        // when another's shutdown fails; the first failure is thrown.
+        // A transport shuts down only a client of its own, which may be `raw`: each client is
+        // shut down once, every one even when another's shutdown fails; the first failure is
+        // thrown.
+        var clients = [rawWithReadTimeout, rawOnDefaults]
+        for client in [raw, rawUnbounded] where client !== transport.httpClient && !clients.contains(where: { $0 === client }) {
+            clients.append(client)
+        }
         var failure: (any Error)?
-        for shutdown in [transport.shutdown, raw.shutdown, rawWithReadTimeout.shutdown, rawOnDefaults.shutdown] as [() async throws -> Void] {
+        for shutdown in [transport.shutdown] + clients.map { $0.shutdown as () async throws -> Void } {
             do { try await shutdown() } catch { failure = failure ?? error }
         }
         if let failure { throw failure }

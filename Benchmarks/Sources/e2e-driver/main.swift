@@ -12,9 +12,10 @@
 //                                       that every mode runs with the same types instantiated (the
 //                                       runtime's metadata caches then hold the same entries, and a
 //                                       lookup probes as long in one mode as in another)
-//   e2e-driver authkit-unbounded <count> <port> [warm-all]
-//                                       the AuthKit client over a transport on the same HTTPClient
-//                                       with no bound on a stalled body, the like of `raw`
+//   e2e-driver authkit-unbounded|raw-unbounded <count> <port> [warm-all]
+//                                       the AuthKit client over a transport with no bound on a
+//                                       stalled body, on an HTTPClient of the caller's whose
+//                                       connections keep none either, and raw on that client
 //   e2e-driver raw-delegate <count> <port> [warm-all]
 //                                       the same requests through AsyncHTTPClient's delegate API
 //                                       (no task of AsyncHTTPClient's own per request), a reference
@@ -66,7 +67,7 @@ case "serve":
         }.start()
     }
     task.cancel()
-case "raw", "raw-read-timeout", "raw-defaults", "transport", "authkit", "raw-delegate", "authkit-unbounded":
+case "raw", "raw-read-timeout", "raw-defaults", "transport", "authkit", "raw-delegate", "authkit-unbounded", "raw-unbounded":
     guard let port else { fatalError("\(mode) needs a port") }
     let clients = try await EndToEndClients(port: port)
     if warmAll {
@@ -82,8 +83,11 @@ case "raw", "raw-read-timeout", "raw-defaults", "transport", "authkit", "raw-del
         if mode == "raw-delegate" {
             for _ in 0..<20 { consume(try await clients.sendRawDelegate()) }
         }
-        if mode == "authkit-unbounded" {
-            for _ in 0..<20 { consume(try await clients.sendAuthKitUnbounded()) }
+        if mode == "authkit-unbounded" || mode == "raw-unbounded" {
+            for _ in 0..<20 {
+                consume(try await clients.sendAuthKitUnbounded())
+                consume(try await clients.sendRawUnbounded())
+            }
         }
     }
     // The mode chosen once, not per request: comparing its name on every request cost the modes
@@ -95,6 +99,7 @@ case "raw", "raw-read-timeout", "raw-defaults", "transport", "authkit", "raw-del
     case "raw-delegate": for _ in 0..<count { consume(try await clients.sendRawDelegate()) }
     case "transport": for _ in 0..<count { consume(try await clients.sendTransport()) }
     case "authkit-unbounded": for _ in 0..<count { consume(try await clients.sendAuthKitUnbounded()) }
+    case "raw-unbounded": for _ in 0..<count { consume(try await clients.sendRawUnbounded()) }
     default: for _ in 0..<count { consume(try await clients.sendAuthKit()) }
     }
     try await clients.shutdown()
