@@ -85,6 +85,8 @@ public final class HTTPClientTransport: Transport {
     private let connectionBodies: ConnectionBodyWatch?
     /// The URL of the target last sent to.
     private let sentTarget = SentTarget()
+    /// AsyncHTTPClient's request last built, for the same request sent again.
+    private let sentRequest = SentRequest()
 
     /// Creates a transport with its own `HTTPClient`; call ``shutdown()`` when done.
     ///
@@ -226,7 +228,7 @@ public final class HTTPClientTransport: Transport {
     @inline(__always)
     @concurrent
     public func send(_ request: AuthRequest) async throws -> AuthResponse {
-        let outgoing = try Self.outgoing(request, url: sentTarget.url(for: request))
+        let outgoing = try prepared(request)
         do {
             // AsyncHTTPClient schedules the deadline on the event loop and cancels it when the
             // head comes. A distant one (an hour, before) sat behind the connection's own timers,
@@ -265,6 +267,17 @@ public final class HTTPClientTransport: Transport {
     private static func expectedLength(status: HTTPResponseStatus, method: HTTPRequest.Method, contentLength: String?) -> Int? {
         if status == .notModified || method == .head { return 0 }
         return contentLength.flatMap { Int($0, radix: 10) }
+    }
+
+    /// `request` as AsyncHTTPClient takes it: the one built for the same request before (see
+    /// ``SentRequest``), else built now. Not inlined, like `outgoing(_:url:)`. Internal, not
+    /// private: tests compare it with a request built afresh.
+    @inline(never)
+    func prepared(_ request: AuthRequest) throws -> HTTPClientRequest {
+        if let kept = sentRequest.kept(for: request) { return kept }
+        let outgoing = try Self.outgoing(request, url: sentTarget.url(for: request))
+        sentRequest.note(outgoing, for: request)
+        return outgoing
     }
 
     /// `request` as AsyncHTTPClient takes it, sent to `url` (see ``SentTarget``). Not inlined:

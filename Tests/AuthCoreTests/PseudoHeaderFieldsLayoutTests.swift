@@ -3,10 +3,10 @@ import Foundation
 import HTTPTypes
 import Testing
 
-/// The caches that know a request by its pseudo-header fields' representation
-/// (`sameRepresentation(of:_:)`) rely on HTTPTypes holding them in one copy-on-write storage:
-/// copies share it, a change makes a storage of its own. Should HTTPTypes hold them otherwise,
-/// these fail before a cache could answer for the wrong target.
+/// The caches that know a request by its pseudo-header fields' or its header fields'
+/// representation (`sameRepresentation(of:_:)`) rely on HTTPTypes holding each in one
+/// copy-on-write storage: copies share it, a change makes a storage of its own. Should HTTPTypes
+/// hold them otherwise, these fail before a cache could answer for the wrong request.
 @Suite struct PseudoHeaderFieldsLayoutTests {
     @Test func theFieldsAreOneReference() {
         #expect(MemoryLayout<HTTPRequest.PseudoHeaderFields>.size == MemoryLayout<AnyObject>.size)
@@ -25,5 +25,24 @@ import Testing
         let twin = HTTPRequest(method: .get, scheme: "https", authority: "api.example.com", path: "/v1/me")
         #expect(twin.pseudoHeaderFields == head.pseudoHeaderFields)
         #expect(!sameRepresentation(of: head.pseudoHeaderFields, twin.pseudoHeaderFields))
+    }
+
+    @Test func headerFieldsAreOneReferenceThatCopiesShareAndAChangeLeaves() {
+        #expect(MemoryLayout<HTTPFields>.size == MemoryLayout<AnyObject>.size)
+        let fields: HTTPFields = [.authorization: "Bearer a", .accept: "application/json"]
+        let copy = fields
+        #expect(sameRepresentation(of: fields, copy))
+        let changes: [(inout HTTPFields) -> Void] = [
+            { $0[.authorization] = "Bearer b" }, { $0[.accept] = nil }, { $0.append(HTTPField(name: .cookie, value: "a=1")) },
+            { $0[.authorization] = "Bearer a" }, { $0.removeAll() },
+        ]
+        for change in changes {
+            var changed = fields
+            change(&changed)
+            #expect(!sameRepresentation(of: fields, changed))
+        }
+        let twin: HTTPFields = [.authorization: "Bearer a", .accept: "application/json"]
+        #expect(twin == fields)
+        #expect(!sameRepresentation(of: fields, twin))
     }
 }

@@ -39,14 +39,17 @@ import Testing
             let url = urls.randomElement(using: &random)!, method = methods.randomElement(using: &random)!
             let headerFields = fields.randomElement(using: &random)!
             let body = round % 5 == 0 ? Data("body \(round)".utf8) : Data()
+            // Options of each kind, so that a request with any is never the kept bare one.
+            let options = [RequestOptions(), RequestOptions(timeout: .seconds(5)), RequestOptions(retryNonIdempotent: true),
+                           RequestOptions(secretFields: SecretFields(headers: ["x-key"]))][round % 7 < 4 ? 0 : round % 7 - 3]
             let through = round % 3 == 0 ? stamped : client
-            guard let fresh = try? AuthRequest(method: method, url: url, headerFields: headerFields, body: body) else {
-                await #expect(throws: AuthError.self) { try await through.send(method, url, headerFields: headerFields, body: body) }
+            guard let fresh = try? AuthRequest(method: method, url: url, headerFields: headerFields, body: body, options: options) else {
+                await #expect(throws: AuthError.self) { try await through.send(method, url, headerFields: headerFields, body: body, options: options) }
                 continue
             }
             // Twice: the second request is made from the head the first one left.
-            _ = try await through.send(method, url, headerFields: headerFields, body: body)
-            _ = try await through.send(method, url, headerFields: headerFields, body: body)
+            _ = try await through.send(method, url, headerFields: headerFields, body: body, options: options)
+            _ = try await through.send(method, url, headerFields: headerFields, body: body, options: options)
             var wanted = fresh
             if through.middlewares.isEmpty == false {
                 wanted.head.headerFields.append(HTTPField(name: .userAgent, value: "stamp"))

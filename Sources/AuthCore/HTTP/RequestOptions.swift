@@ -12,6 +12,11 @@ public struct RequestOptions: Sendable, Equatable {
     /// Set by ``RedirectMiddleware`` on a hop from https to http: no credential goes on this
     /// request, nor on a later hop over plain http (see ``CredentialScope``).
     var downgradedByRedirect = false
+    /// Whether these are the options `init()` makes, read field by field (no comparison of sets).
+    var isDefault: Bool {
+        !retryNonIdempotent && timeout == nil && secretFields.isEmpty && !downgradedByRedirect
+    }
+
     /// Creates options; the defaults retry only idempotent methods and use the pipeline's timeout.
     public init(retryNonIdempotent: Bool = false, timeout: Duration? = nil, secretFields: SecretFields = SecretFields()) {
         self.retryNonIdempotent = retryNonIdempotent

@@ -55,6 +55,7 @@ private final class RedirectRetryLoops: ResendingLoops {
     let retry: RetryMiddleware
     init(_ redirect: RedirectMiddleware, _ retry: RetryMiddleware) { (self.redirect, self.retry) = (redirect, retry) }
 
+    @inline(__always)
     nonisolated(nonsending) func send(_ request: AuthRequest, through link: PipelineLink) async throws -> AuthResponse {
         try await redirect.following(request, through: Retried(loops: self, link: link))
     }

@@ -39,6 +39,16 @@ package func sameRepresentation(of a: HTTPRequest.PseudoHeaderFields, _ b: HTTPR
     sameBits(a, b)
 }
 
+/// Whether two sets of header fields are one value: the same copy-on-write storage (the array
+/// HTTPTypes holds them in), which is not changed in place while two values share it. A false
+/// answer says nothing: equal fields may be held in two storages.
+///
+/// The caller keeps `a`, as for pseudo-header fields. `PseudoHeaderFieldsLayoutTests` checks
+/// that the fields are still one reference.
+package func sameRepresentation(of a: HTTPFields, _ b: HTTPFields) -> Bool {
+    sameBits(a, b)
+}
+
 /// Whether two values are the same bits, word by word: a call of `memcmp` costs several times
 /// that for a value of a word or two.
 @inline(__always)
