@@ -95,15 +95,20 @@ import Testing
         }
     }
 
-    /// Twenty-five parts 100 ms apart, each well within the two-second bound though the whole
+    /// Twenty-five parts 400 ms apart, each well within the eight-second bound though the whole
     /// body takes longer than it: the body arrives whole.
+    ///
+    /// The bytes count as the body is read, so a test process whose tasks cannot run for the
+    /// bound looks like a stalled server. A bound of two seconds (parts 100 ms apart) failed on
+    /// CI, where the whole suite runs at once on two cores and this test took 12.6 s for 2.5 s
+    /// of pauses; eight seconds leave that much room.
     @Test(arguments: Keeper.allCases)
     func aSlowButSteadyBodyArrivesWhole(keeper: Keeper) async throws {
-        let parts = (0..<25).map { (pause: Duration.milliseconds(100), bytes: "part\($0);") }
+        let parts = (0..<25).map { (pause: Duration.milliseconds(400), bytes: "part\($0);") }
         let body = parts.map(\.bytes).joined()
         let server = try RawHTTPServer(answer: "HTTP/1.1 200 OK\r\ncontent-length: \(body.utf8.count)\r\n\r\n", later: parts)
         defer { server.close() }
-        let response = try await keeper.withTransport(bodyReadTimeout: .seconds(2), childTaskReads: 1) { transport in
+        let response = try await keeper.withTransport(bodyReadTimeout: .seconds(8), childTaskReads: 1) { transport in
             try await Self.get(server, through: transport)
         }
         #expect(response.body == Data(body.utf8))
