@@ -84,9 +84,9 @@ public final class HTTPClientTransport: Transport {
     /// Keeps ``bodyReadTimeout`` in each HTTP/1 connection of the transport's own client.
     private let connectionBodies: ConnectionBodyWatch?
     /// The URL of the target last sent to.
-    private let sentTarget = SentTarget()
+    let sentTarget = SentTarget()
     /// AsyncHTTPClient's request last built, for the same request sent again.
-    private let sentRequest = SentRequest()
+    let sentRequest = SentRequest()
 
     /// Creates a transport with its own `HTTPClient`; call ``shutdown()`` when done.
     ///
@@ -267,38 +267,6 @@ public final class HTTPClientTransport: Transport {
     private static func expectedLength(status: HTTPResponseStatus, method: HTTPRequest.Method, contentLength: String?) -> Int? {
         if status == .notModified || method == .head { return 0 }
         return contentLength.flatMap { Int($0, radix: 10) }
-    }
-
-    /// `request` as AsyncHTTPClient takes it: the one built for the same request before (see
-    /// ``SentRequest``), else built now. Not inlined, like `outgoing(_:url:)`. Internal, not
-    /// private: tests compare it with a request built afresh.
-    @inline(never)
-    func prepared(_ request: AuthRequest) throws -> HTTPClientRequest {
-        if let kept = sentRequest.kept(for: request) { return kept }
-        let outgoing = try Self.outgoing(request, url: sentTarget.url(for: request))
-        sentRequest.note(outgoing, for: request)
-        return outgoing
-    }
-
-    /// `request` as AsyncHTTPClient takes it, sent to `url` (see ``SentTarget``). Not inlined:
-    /// `send`'s async frame would hold its temporaries, and callgrind counts it whole
-    /// (`Benchmarks/scripts/callgrind-e2e`).
-    @inline(never)
-    static func outgoing(_ request: AuthRequest, url: String) -> HTTPClientRequest {
-        var outgoing = HTTPClientRequest(url: url)
-        let method = request.head.method
-        // GET, most requests' method and AsyncHTTPClient's default, compares as one word; any
-        // other is spelled out for NIO (a comparison of strings per method it knows).
-        let isGet = method == .get
-        if !isGet { outgoing.method = HTTPMethod(rawValue: method.rawValue) }
-        // AsyncHTTPClient may speak HTTP/1.1: one Cookie field (RFC 6265 §5.4).
-        for field in request.headerFieldsForHTTP1 {
-            outgoing.headers.add(name: field.name.rawName, value: field.value)
-        }
-        if !request.body.isEmpty || !isGet && (method == .post || method == .put || method == .patch) {
-            outgoing.body = .bytes(ByteBuffer(bytes: request.body))
-        }
-        return outgoing
     }
 
     /// AsyncHTTPClient's response status, its header fields and its whole body as an
