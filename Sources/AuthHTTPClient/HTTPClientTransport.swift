@@ -203,8 +203,10 @@ public final class HTTPClientTransport: Transport {
         }
     }
 
-    /// Shuts down the client this transport created; a no-op for a client the caller owns.
+    /// Shuts down the client this transport created (a no-op for a client the caller owns), and
+    /// drops the last request the transport kept to send again, with its header fields.
     public func shutdown() async throws {
+        sentRequest.forget()
         if ownsClient { try await client.shutdown() }
     }
 

@@ -8,8 +8,9 @@ import Synchronization
 /// and its header fields in the very storage the kept ones are in, and no body. A client calling
 /// one endpoint again and again sends such requests: each is made from the client's recent head
 /// (`send(_:_:…)`), and its credential's field is shared storage too. Reusing the request skips
-/// building the URL string (``SentTarget``), AsyncHTTPClient's request and its header fields, one
-/// `add` a field: about 1,500 instructions a request (`Benchmarks/scripts/callgrind-e2e`).
+/// looking up the URL string (``SentTarget``, which keeps it), building AsyncHTTPClient's request
+/// and adding its header fields one by one: about 1,500 instructions a request
+/// (`Benchmarks/scripts/callgrind-e2e`).
 ///
 /// Copy-on-write storage is not changed in place while two values share it, and the kept fields
 /// hold theirs, so that it cannot be freed and come back at the same address with other values:
@@ -19,6 +20,10 @@ import Synchronization
 /// A request is kept the second time its two storages come in a row, not the first: requests
 /// built afresh each time (new storage every time) then cost a comparison and a short lock, not
 /// an allocation each.
+///
+/// What is kept holds the last bodiless request's header fields, a credential's among them, until
+/// another request replaces it or the transport shuts down (``forget()``): no longer than the
+/// request's own value would live in a caller that keeps its last request.
 final class SentRequest: Sendable {
     /// AsyncHTTPClient's request, built once for a pair of storages.
     private final class Built: Sendable {
@@ -63,5 +68,15 @@ final class SentRequest: Sendable {
         }
         // What was replaced is released here, after the lock.
         _ = replaced
+    }
+
+    /// Drops what is kept: the transport calls it when it shuts down, so that no request's header
+    /// fields outlive the transport's use.
+    func forget() {
+        let dropped = seen.withLock { seen -> Seen in
+            defer { seen = Seen() }
+            return seen
+        }
+        _ = dropped
     }
 }

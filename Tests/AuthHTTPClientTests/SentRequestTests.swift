@@ -84,4 +84,35 @@ import Testing
         withBody.body = Data("x".utf8)
         #expect(sent.kept(for: withBody) == nil)
     }
+
+    /// Requests whose fields are made anew each time, and dropped once sent, are built for what
+    /// they hold: a freed storage that comes back at the same address with other fields is never
+    /// taken for the kept one (the kept request holds its storages).
+    @Test func fieldsMadeAnewAtAFreedAddressAreNotTakenForTheKeptOnes() async throws {
+        let request = try await SentTargetTests.madeByAClient(from: [URL(string: "https://example.com/a")!])[0]
+        try await HTTPClientTransport.withTransport { transport in
+            for round in 0..<2_000 {
+                var authorized = request
+                authorized.head.headerFields = [.authorization: "Bearer \(round % 10)"]
+                // Twice, so that it is kept; then dropped, and the next round's fields are allocated.
+                for _ in 0..<2 {
+                    let sent = try transport.prepared(authorized)
+                    #expect(sent.headers.filter { $0.name.lowercased() == "authorization" }.map(\.value) == ["Bearer \(round % 10)"])
+                }
+            }
+        }
+    }
+
+    /// Shutting the transport down drops the kept request and the credential in its fields.
+    @Test func shutdownForgetsTheKeptRequest() async throws {
+        let request = try await SentTargetTests.madeByAClient(from: [URL(string: "https://example.com/a")!])[0]
+        var authorized = request
+        authorized.head.headerFields = [.authorization: "Bearer a"]
+        let transport = HTTPClientTransport()
+        _ = try transport.prepared(authorized)
+        _ = try transport.prepared(authorized)
+        #expect(transport.sentRequest.kept(for: authorized) != nil)
+        try await transport.shutdown()
+        #expect(transport.sentRequest.kept(for: authorized) == nil)
+    }
 }

@@ -7,8 +7,8 @@ public import HTTPTypes
 /// 3,000 instructions of the 3,700 a request from a URL costs); each request still compares the
 /// URL's string.
 ///
-/// The head is a value: each request gets its own copy, with its own header fields, body and
-/// options, exactly the request ``AuthRequest/init(method:url:headerFields:body:options:)``
+/// The head is a value: each request is a value of its own (copy on write), with its own header
+/// fields, body and options, exactly the request ``AuthRequest/init(method:url:headerFields:body:options:)``
 /// makes (which reads nothing of the URL but its string). A request with none of those (no
 /// header fields, no body, default options: `send(.get, url)`) is the kept request itself, whose
 /// storage every such request shares until a middleware changes its copy (copy on write): no

@@ -34,6 +34,7 @@ private final class RedirectLoop: ResendingLoops {
     let redirect: RedirectMiddleware
     init(_ redirect: RedirectMiddleware) { self.redirect = redirect }
 
+    @inline(__always)
     nonisolated(nonsending) func send(_ request: AuthRequest, through link: PipelineLink) async throws -> AuthResponse {
         try await redirect.following(request, through: Observed(link: link))
     }
@@ -44,6 +45,7 @@ private final class RetryLoop: ResendingLoops {
     let retry: RetryMiddleware
     init(_ retry: RetryMiddleware) { self.retry = retry }
 
+    @inline(__always)
     nonisolated(nonsending) func send(_ request: AuthRequest, through link: PipelineLink) async throws -> AuthResponse {
         try await retry.attempts(request, through: Observed(link: link))
     }
