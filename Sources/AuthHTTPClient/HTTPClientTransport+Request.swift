@@ -6,11 +6,16 @@ import NIOHTTP1
 
 extension HTTPClientTransport {
     /// `request` as AsyncHTTPClient takes it: the one built for the same request before (see
-    /// ``SentRequest``), else built now. Not inlined, like `outgoing(_:url:)`. Internal, not
-    /// private: tests compare it with a request built afresh.
-    @inline(never)
+    /// ``SentRequest``), else built now: what `send` hands over. Internal, not private: tests
+    /// compare it with a request built afresh.
     func prepared(_ request: AuthRequest) throws -> HTTPClientRequest {
-        if let kept = sentRequest.kept(for: request) { return kept }
+        try sentRequest.kept(for: request)?.request ?? fresh(request)
+    }
+
+    /// `request` built now as AsyncHTTPClient takes it, and noted (``SentRequest``) to be kept
+    /// when it comes again. Not inlined, like `outgoing(_:url:)`.
+    @inline(never)
+    func fresh(_ request: AuthRequest) throws -> HTTPClientRequest {
         let outgoing = try Self.outgoing(request, url: sentTarget.url(for: request))
         sentRequest.note(outgoing, for: request)
         return outgoing

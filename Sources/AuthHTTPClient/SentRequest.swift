@@ -26,7 +26,7 @@ import Synchronization
 /// request's own value would live in a caller that keeps its last request.
 final class SentRequest: Sendable {
     /// AsyncHTTPClient's request, built once for a pair of storages.
-    private final class Built: Sendable {
+    final class Built: Sendable {
         let request: HTTPClientRequest
         init(_ request: HTTPClientRequest) { self.request = request }
     }
@@ -37,21 +37,20 @@ final class SentRequest: Sendable {
         var fields: HTTPFields?
         var built: Built?
 
-        /// Whether `request` is in the storages seen last.
+        /// Whether `request` is in the storages seen last (compared without unwrapping them).
         func holds(_ request: AuthRequest) -> Bool {
-            guard let target, let fields else { return false }
-            return sameRepresentation(of: target, request.head.pseudoHeaderFields)
+            sameRepresentation(of: target, request.head.pseudoHeaderFields)
                 && sameRepresentation(of: fields, request.head.headerFields)
         }
     }
 
     private let seen = Mutex(Seen())
 
-    /// The request kept for `request`, when `request` is the same value by storage.
-    func kept(for request: AuthRequest) -> HTTPClientRequest? {
+    /// The request kept for `request`, when `request` is the same value by storage: in its box,
+    /// from which the transport hands it over without copying it out.
+    func kept(for request: AuthRequest) -> Built? {
         guard request.body.isEmpty else { return nil }
-        let built = seen.withLock { seen in seen.holds(request) ? seen.built : nil }
-        return built?.request
+        return seen.withLock { seen in seen.holds(request) ? seen.built : nil }
     }
 
     /// Notes that `outgoing` was built for `request`: kept when the request's storages are the

@@ -45,4 +45,19 @@ import Testing
         #expect(twin == fields)
         #expect(!sameRepresentation(of: fields, twin))
     }
+
+    /// A kept optional is compared without unwrapping it: it holds the same storage as the value
+    /// it wraps, and none never matches.
+    @Test func keptOptionalsCompareAsTheirValues() {
+        let fields: HTTPFields = [.authorization: "Bearer a"]
+        let head = HTTPRequest(method: .get, scheme: "https", authority: "api.example.com", path: "/v1/me")
+        let keptFields: HTTPFields? = fields, keptTarget: HTTPRequest.PseudoHeaderFields? = head.pseudoHeaderFields
+        #expect(sameRepresentation(of: keptFields, fields))
+        #expect(sameRepresentation(of: keptTarget, head.pseudoHeaderFields))
+        #expect(!sameRepresentation(of: nil as HTTPFields?, fields))
+        #expect(!sameRepresentation(of: nil as HTTPFields?, HTTPFields()))
+        #expect(!sameRepresentation(of: nil as HTTPRequest.PseudoHeaderFields?, head.pseudoHeaderFields))
+        let twin: HTTPFields? = [.authorization: "Bearer a"]
+        #expect(!sameRepresentation(of: twin, fields))
+    }
 }

@@ -71,10 +71,10 @@ import Testing
         sent.note(outgoing, for: authorized)
         #expect(sent.kept(for: authorized) == nil, "kept on its first sending")
         sent.note(outgoing, for: authorized)
-        #expect(Self.alike(sent.kept(for: authorized), outgoing))
+        #expect(Self.alike(sent.kept(for: authorized)?.request, outgoing))
         // A copy shares the storages; equal fields in storage of their own are not taken for them.
         let copy = authorized
-        #expect(Self.alike(sent.kept(for: copy), outgoing))
+        #expect(Self.alike(sent.kept(for: copy)?.request, outgoing))
         var twin = request
         twin.head.headerFields = [.authorization: "Bearer a"]
         #expect(twin.head == authorized.head)

@@ -49,12 +49,27 @@ package func sameRepresentation(of a: HTTPFields, _ b: HTTPFields) -> Bool {
     sameBits(a, b)
 }
 
+/// Whether kept pseudo-header fields, if any, are `b`'s storage: what
+/// `sameRepresentation(of:_:)` answers, without unwrapping (and so retaining) the kept value.
+/// False when there are none: an optional of one reference is that reference, nil none.
+package func sameRepresentation(of a: HTTPRequest.PseudoHeaderFields?, _ b: HTTPRequest.PseudoHeaderFields) -> Bool {
+    sameBits(a, b)
+}
+
+/// Whether kept header fields, if any, are `b`'s storage (see the form for pseudo-header fields).
+package func sameRepresentation(of a: HTTPFields?, _ b: HTTPFields) -> Bool {
+    sameBits(a, b)
+}
+
 /// Whether two values are the same bits, word by word: a call of `memcmp` costs several times
 /// that for a value of a word or two.
+/// Values of two types (an optional and its wrapped type) are the same bits only when they are
+/// the same size.
 @inline(__always)
-private func sameBits<T>(_ a: T, _ b: T) -> Bool {
+private func sameBits<A, B>(_ a: A, _ b: B) -> Bool {
     withUnsafeBytes(of: a) { a in
         withUnsafeBytes(of: b) { b in
+            guard a.count == b.count else { return false }
             var offset = 0
             while offset + 8 <= a.count {
                 guard a.loadUnaligned(fromByteOffset: offset, as: UInt64.self) == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
