@@ -12,7 +12,9 @@
 /// as `AuthError.transport(_:)`. A closure adapter is available as ``ClosureTransport``. `send`
 /// is `nonisolated(nonsending)`, like ``Middleware/intercept(_:next:)``: it starts on the
 /// caller's executor. A transport that does heavy work of its own (copying large bodies, say)
-/// implements it `@concurrent`, as `HTTPClientTransport` does, so that the work stays off that
+/// keeps it off an actor's executor: it implements `send` `@concurrent`, or, as
+/// `HTTPClientTransport` does, hands a caller isolated to an actor (`#isolation` is not nil) to
+/// a `@concurrent` function and serves a caller on no actor where it is, without a switch of
 /// executor.
 public protocol Transport: Sendable {
     /// Sends the request and returns the response.
