@@ -260,13 +260,13 @@ public final class HTTPClientTransport: Transport {
         // is some hundred bytes (its TLS configuration is inline), and copying it out cost about
         // 400 instructions.
         let kept = sentRequest.kept(for: request)
-        let outgoing = kept == nil ? try fresh(request) : nil
         do {
             let response: HTTPClientResponse
             if let kept {
                 response = try await client.execute(kept.request, timeout: timeout)
             } else {
-                response = try await client.execute(outgoing!, timeout: timeout)
+                // A request AsyncHTTPClient cannot take throws `AuthError`, rethrown as it is.
+                response = try await client.execute(try fresh(request), timeout: timeout)
             }
             var contentLength: String?
             let head = ResponseHead(headers: response.headers, contentLength: &contentLength)

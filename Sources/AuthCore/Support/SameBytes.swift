@@ -63,6 +63,7 @@ package func sameRepresentation(of a: HTTPFields?, _ b: HTTPFields) -> Bool {
 
 /// Whether two values are the same bits, word by word: a call of `memcmp` costs several times
 /// that for a value of a word or two.
+///
 /// Values of two types (an optional and its wrapped type) are the same bits only when they are
 /// the same size.
 @inline(__always)
