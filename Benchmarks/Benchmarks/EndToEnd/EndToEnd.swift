@@ -22,7 +22,10 @@
 // event loops than the AuthKit client's, which moves a whole run by a few per cent: compare
 // medians of several runs. A fourth comparison puts the AuthKit client over a transport with no
 // bound on a stalled body (`bodyReadTimeout: nil`, on an `HTTPClient` of the caller's) against raw
-// on that `HTTPClient`, which has none either: what AuthKit costs beyond the bound.
+// on that `HTTPClient`, which has none either: what AuthKit costs beyond the bound. At
+// concurrency 1, `HTTPClientTransport` alone with a request made once, against raw on the same
+// `HTTPClient`, shows how much of AuthKit's difference is the transport's conversions, and raw
+// with its body made `Data` how much of those the body's type asks for.
 import AsyncHTTPClient
 import AuthCore
 import Benchmark
@@ -76,6 +79,8 @@ final class Fixture: Sendable {
                 _ = try await clients.sendRawUnbounded()
                 _ = try await clients.sendRawWithReadTimeout()
                 _ = try await clients.sendRawOnDefaults()
+                _ = try await clients.sendTransportOnly()
+                _ = try await clients.sendRawAsData()
             }
         } catch {
             try? await stop()
@@ -118,7 +123,7 @@ let authKitClient: Sender = ("AuthKit", { try await $0.sendAuthKit() })
 let rawClient: Sender = ("raw AsyncHTTPClient", { try await $0.sendRaw() })
 
 /// The AuthKit clients and what each is compared with (the first three named as before the
-/// fourth existed, so that their figures compare with earlier runs').
+/// fourth existed, so that their figures compare with earlier runs'), at concurrency 1, 16 and 64.
 let comparisons: [(subject: Sender, baseline: Sender)] = [
     (authKitClient, rawClient),
     (authKitClient, ("raw AsyncHTTPClient with a read timeout", { try await $0.sendRawWithReadTimeout() })),
@@ -129,10 +134,21 @@ let comparisons: [(subject: Sender, baseline: Sender)] = [
     (("raw AsyncHTTPClient", { try await $0.sendRaw() }), ("itself", { try await $0.sendRaw() })),
 ]
 
+/// At concurrency 1 only, where AuthKit is furthest from raw (issue 23), against raw on the same
+/// `HTTPClient`: `HTTPClientTransport` alone with a request made once, which splits AuthKit's
+/// difference into the transport's conversions and the rest (the pipeline, making the request);
+/// and raw with its body made `Data`, the part of the conversions that `AuthResponse.body`'s
+/// type (and any application decoding JSON with Foundation) asks for.
+let decomposition: [(subject: Sender, baseline: Sender)] = [
+    (("HTTPClientTransport alone, request made once", { try await $0.sendTransportOnly() }), rawClient),
+    (("raw AsyncHTTPClient, body made Data", { try await $0.sendRawAsData() }), rawClient),
+]
+
 let benchmarks: @Sendable () -> Void = {
     // This executable is also the server that `LoopbackServerProcess` starts.
     LoopbackServer.serveIfAsked()
     let cases = comparisons.flatMap { pair in [(1, 100), (16, 320), (64, 640)].map { (pair.subject, pair.baseline, $0.0, $0.1) } }
+        + decomposition.map { ($0.subject, $0.baseline, 1, 100) }
     for (subject, baseline, concurrency, total) in cases {
         var configuration = Benchmark.Configuration.suite(.microseconds, scaling: .one, warmup: 3, maxDuration: .seconds(20), maxIterations: 60)
         configuration.metrics = Paired.metrics + [cpuRatio]

@@ -1,13 +1,16 @@
 public import Benchmark
 import Foundation
+import Synchronization
 
 /// A subject measured next to its baseline in the same iteration.
 ///
-/// Each iteration first runs the baseline loop (timed here, outside package-benchmark's measured
-/// region), then the subject loop between `startMeasurement()` and `stopMeasurement()`. The two
-/// are milliseconds apart, so a load spike from the other builds on this shared machine hits both
-/// and the per-iteration ratio stays meaningful; the separate baseline benchmarks run in other
-/// processes, minutes apart.
+/// Each iteration runs the baseline loop (timed here, outside package-benchmark's measured
+/// region, so that the region's metrics, such as its allocation count, are the subject's alone)
+/// and the subject loop between `startMeasurement()` and `stopMeasurement()`: the baseline first
+/// in one iteration and second in the next, so that neither always meets caches the other has
+/// just warmed or a core the other has just left busy. The two are milliseconds apart, so a load
+/// spike from the other builds on this shared machine hits both and the per-iteration ratio
+/// stays meaningful; the separate baseline benchmarks run in other processes, minutes apart.
 public enum Paired {
     /// The baseline loop's wall time, per operation.
     public static let baseline = BenchmarkMetric.custom("paired: baseline wall (ns)")
@@ -33,7 +36,16 @@ public enum Paired {
         benchmark.measurement(ratio, subject * 1_000 / max(1, denominator(baseline)))
     }
 
-    /// Runs `baseline`, then `subject` as the measured region, and records the paired metrics.
+    /// Counts iterations, to alternate which loop goes first.
+    private static let iterations = Atomic<Int>(0)
+
+    /// Whether this iteration runs the baseline first: every other one does.
+    private static func baselineFirst() -> Bool {
+        iterations.add(1, ordering: .relaxed).oldValue % 2 == 0
+    }
+
+    /// Runs `baseline` and `subject` (the measured region), in turn first, and records the
+    /// paired metrics.
     /// - Parameter denominator: Turns the baseline's wall time (whole iteration, ns) into the
     ///   value the ratio divides by; the baseline itself by default.
     public static func measure(
@@ -42,9 +54,13 @@ public enum Paired {
         subject: () throws -> Void,
         denominator: (Int) -> Int = { $0 }
     ) rethrows {
-        let baselineStart = wall()
-        try baseline()
-        let baselineTime = wall() - baselineStart
+        func timedBaseline() throws -> Int {
+            let start = wall()
+            try baseline()
+            return wall() - start
+        }
+        let first = baselineFirst()
+        let baselineBefore = first ? try timedBaseline() : 0
         // The subject's clocks start after `startMeasurement()` and stop before
         // `stopMeasurement()`, whose reading of the benchmark's own metrics (the allocator's
         // statistics, the process's CPU time) the baseline does not pay either.
@@ -55,6 +71,7 @@ public enum Paired {
         let subjectTime = wall() - subjectStart
         let cpu = CPUTime.now() - cpuStart
         benchmark.stopMeasurement()
+        let baselineTime = first ? baselineBefore : try timedBaseline()
         record(benchmark, subject: subjectTime, baseline: baselineTime, cpu: cpu, denominator: denominator)
     }
 
@@ -65,12 +82,13 @@ public enum Paired {
         subject: () async throws -> Void,
         denominator: (Int) -> Int = { $0 }
     ) async rethrows {
-        let baselineStart = wall()
-        try await baseline()
-        let baselineTime = wall() - baselineStart
-        // The subject's clocks start after `startMeasurement()` and stop before
-        // `stopMeasurement()`, whose reading of the benchmark's own metrics (the allocator's
-        // statistics, the process's CPU time) the baseline does not pay either.
+        func timedBaseline() async throws -> Int {
+            let start = wall()
+            try await baseline()
+            return wall() - start
+        }
+        let first = baselineFirst()
+        let baselineBefore = first ? try await timedBaseline() : 0
         benchmark.startMeasurement()
         let cpuStart = CPUTime.now()
         let subjectStart = wall()
@@ -78,6 +96,7 @@ public enum Paired {
         let subjectTime = wall() - subjectStart
         let cpu = CPUTime.now() - cpuStart
         benchmark.stopMeasurement()
+        let baselineTime = first ? baselineBefore : try await timedBaseline()
         record(benchmark, subject: subjectTime, baseline: baselineTime, cpu: cpu, denominator: denominator)
     }
 }

@@ -3,6 +3,7 @@ public import AuthCore
 public import AuthHTTPClient
 public import Foundation
 import NIOCore
+import NIOFoundationCompat
 import NIOHTTP1
 
 /// The clients the end-to-end benchmarks compare, all sending `GET /v1/me` with a bearer token to
@@ -28,6 +29,12 @@ import NIOHTTP1
 ///   on an `HTTPClient` of the caller's with `HTTPClientTransport.defaultConfiguration`, against
 ///   raw on that client (`rawUnbounded`; neither bounds a stalled body), so that the difference
 ///   is the pipeline's and the transport's conversions alone;
+/// - `HTTPClientTransport` alone with a request made once, the token on it
+///   (`sendTransportOnly()`): what the transport's conversions cost, without the pipeline or
+///   the making of a request;
+/// - raw AsyncHTTPClient over `raw` with the body made `Data` (`sendRawAsData()`), as
+///   `AuthResponse.body` is and as an application decoding it with Foundation's `JSONDecoder`
+///   does (NIO's `decode(_:from: ByteBuffer)` makes the same `Data`);
 /// - and, for reference only, raw AsyncHTTPClient through its delegate API over `raw`
 ///   (`sendRawDelegate()`).
 public final class EndToEndClients: Sendable {
@@ -43,6 +50,8 @@ public final class EndToEndClients: Sendable {
     /// An `HTTPClient` with AsyncHTTPClient's default configuration.
     public let rawOnDefaults: HTTPClient
     public let transport: HTTPClientTransport
+    /// `GET /v1/me` with the bearer token, made once, for ``sendTransportOnly()``.
+    private let madeRequest: AuthRequest
     public let authKit: AccountClient<BearerStrategy>
     /// A client like ``authKit`` over a transport on ``rawUnbounded`` with no bound on a stalled
     /// body (made by ``init(port:)``; ``init(url:raw:rawUnbounded:transport:configure:configureUnbounded:)``
@@ -82,6 +91,7 @@ public final class EndToEndClients: Sendable {
             authKitUnbounded = try await Self.signedIn(url: url, configure)
         }
         self.url = url
+        madeRequest = try AuthRequest(method: .get, url: url, headerFields: [.authorization: "Bearer \(Self.token)"])
         let raw = raw ?? HTTPClient(eventLoopGroupProvider: .singleton, configuration: HTTPClientTransport.defaultConfiguration)
         self.raw = raw
         self.rawUnbounded = rawUnbounded ?? raw
@@ -124,13 +134,25 @@ public final class EndToEndClients: Sendable {
         try await Self.send(url, through: rawOnDefaults)
     }
 
+    /// One request by raw AsyncHTTPClient over `raw`, its body made `Data`; the body's length.
+    public func sendRawAsData() async throws -> Int {
+        Data(buffer: try await Self.body(url, through: raw)).count
+    }
+
     private static func send(_ url: URL, through client: HTTPClient) async throws -> Int {
+        try await body(url, through: client).readableBytes
+    }
+
+    /// The body of a 200 answer to one request by raw AsyncHTTPClient. Inlined into its callers,
+    /// so that raw's requests take no async frame of this suite's own.
+    @inline(__always)
+    private static func body(_ url: URL, through client: HTTPClient) async throws -> ByteBuffer {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.headers.add(name: "Authorization", value: "Bearer \(Self.token)")
         let response = try await client.execute(request, timeout: .seconds(30))
         let body = try await response.body.collect(upTo: 1 << 20)
         guard response.status == .ok else { throw EndToEndError(status: Int(response.status.code)) }
-        return body.readableBytes
+        return body
     }
 
     /// One request by AsyncHTTPClient's delegate API (`execute(request:delegate:)`) over `raw`,
@@ -170,6 +192,15 @@ public final class EndToEndClients: Sendable {
     public func sendTransport() async throws -> Int {
         let request = try AuthRequest(method: .get, url: url, headerFields: [.authorization: "Bearer \(Self.token)"])
         let response = try await transport.send(request)
+        guard response.status == .ok else { throw EndToEndError(status: response.status.code) }
+        return response.body.count
+    }
+
+    /// One request through `HTTPClientTransport` alone, the same request every time (made once,
+    /// the token on it): the transport's work on a request and its response, and nothing else
+    /// of AuthKit's; the body's length.
+    public func sendTransportOnly() async throws -> Int {
+        let response = try await transport.send(madeRequest)
         guard response.status == .ok else { throw EndToEndError(status: response.status.code) }
         return response.body.count
     }

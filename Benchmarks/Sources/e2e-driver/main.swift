@@ -16,6 +16,11 @@
 //                                       the AuthKit client over a transport with no bound on a
 //                                       stalled body, on an HTTPClient of the caller's whose
 //                                       connections keep none either, and raw on that client
+//   e2e-driver transport-only <count> <port> [warm-all]
+//                                       HTTPClientTransport alone with a request made once (its
+//                                       conversions, without the pipeline or making a request)
+//   e2e-driver raw-data <count> <port> [warm-all]
+//                                       raw AsyncHTTPClient with its body made Data
 //   e2e-driver raw-delegate <count> <port> [warm-all]
 //                                       the same requests through AsyncHTTPClient's delegate API
 //                                       (no task of AsyncHTTPClient's own per request), a reference
@@ -67,7 +72,7 @@ case "serve":
         }.start()
     }
     task.cancel()
-case "raw", "raw-read-timeout", "raw-defaults", "transport", "authkit", "raw-delegate", "authkit-unbounded", "raw-unbounded":
+case "raw", "raw-read-timeout", "raw-defaults", "transport", "authkit", "raw-delegate", "authkit-unbounded", "raw-unbounded", "transport-only", "raw-data":
     guard let port else { fatalError("\(mode) needs a port") }
     let clients = try await EndToEndClients(port: port)
     if warmAll {
@@ -82,6 +87,12 @@ case "raw", "raw-read-timeout", "raw-defaults", "transport", "authkit", "raw-del
         // figures stay comparable with runs before these existed.
         if mode == "raw-delegate" {
             for _ in 0..<20 { consume(try await clients.sendRawDelegate()) }
+        }
+        if mode == "transport-only" || mode == "raw-data" {
+            for _ in 0..<20 {
+                consume(try await clients.sendTransportOnly())
+                consume(try await clients.sendRawAsData())
+            }
         }
         if mode == "authkit-unbounded" || mode == "raw-unbounded" {
             for _ in 0..<20 {
@@ -100,6 +111,8 @@ case "raw", "raw-read-timeout", "raw-defaults", "transport", "authkit", "raw-del
     case "transport": for _ in 0..<count { consume(try await clients.sendTransport()) }
     case "authkit-unbounded": for _ in 0..<count { consume(try await clients.sendAuthKitUnbounded()) }
     case "raw-unbounded": for _ in 0..<count { consume(try await clients.sendRawUnbounded()) }
+    case "transport-only": for _ in 0..<count { consume(try await clients.sendTransportOnly()) }
+    case "raw-data": for _ in 0..<count { consume(try await clients.sendRawAsData()) }
     default: for _ in 0..<count { consume(try await clients.sendAuthKit()) }
     }
     try await clients.shutdown()
