@@ -268,10 +268,10 @@ public final class HTTPClientTransport: Transport {
                 // A request AsyncHTTPClient cannot take throws `AuthError`, rethrown as it is.
                 response = try await client.execute(try fresh(request), timeout: timeout)
             }
-            var contentLength: String?
-            let head = ResponseHead(headers: response.headers, contentLength: &contentLength)
+            let head = ResponseHead(headers: response.headers)
             let body: ByteBuffer
             if let bodyReads, !(response.version.major == 1 && connectionBodies?.coversEveryConnection == true) {
+                let contentLength = ResponseHead.contentLength(in: response.headers)
                 let expected = Self.expectedLength(status: response.status, method: request.head.method, contentLength: contentLength)
                 body = try await bodyReads.collect(response.body, upTo: maxResponseBytes, expected: expected)
             } else {

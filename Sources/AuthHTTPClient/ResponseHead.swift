@@ -3,56 +3,18 @@ import HTTPTypes
 import NIOHTTP1
 
 /// AsyncHTTPClient's response fields, made into `HTTPFields` only when something reads the
-/// response's `head`; the fields the pipeline reads on every response are found here directly.
+/// response's `head`. The fields the standard pipeline reads (`Date`, the first response of each
+/// second; `X-RateLimit-Remaining`, while something follows the events) are found by a pass over
+/// the fields when they are read, not on every response.
 struct ResponseHead: ResponseHeadSource {
     let headers: HTTPHeaders
-    /// `Date` and `X-RateLimit-Remaining`, which the standard pipeline reads on every response,
-    /// found in one pass over the fields rather than one pass each (the pass that also finds
-    /// `Content-Length` for the transport, in `init(headers:contentLength:)`).
-    ///
-    /// Kept as positions, not values, so that the head fits the three words an existential holds
-    /// in place: `AuthResponse` keeps it as `any ResponseHeadSource`, and a larger head is boxed,
-    /// an allocation (and its release) on every response.
-    private let date: Found
-    private let remaining: Found
 
-    /// A field as one pass found it.
-    private enum Found {
-        case absent
-        /// Once, at this position among the fields.
-        case at(UInt16)
-        /// More than once, at a position past `UInt16.max`, or a name not looked for here:
-        /// `value(_:)` reads the fields.
-        case several
-
-        mutating func add(at position: Int) {
-            if case .absent = self, let position = UInt16(exactly: position) { self = .at(position) } else { self = .several }
-        }
-    }
-
-    init(headers: HTTPHeaders) {
-        var contentLength: String?
-        self.init(headers: headers, contentLength: &contentLength)
-    }
-
-    /// The head of `headers`; `contentLength` is set, in the same pass, to the value of their
-    /// first `Content-Length` field (nil without one), which the transport reads before the body.
-    init(headers: HTTPHeaders, contentLength: inout String?) {
-        self.headers = headers
-        var date = Found.absent
-        var remaining = Found.absent
-        var length: String?
-        for (position, header) in headers.enumerated() {
-            switch header.name.utf8.count {
-            case 4 where Self.isName(header.name, "date"): date.add(at: position)
-            case 14 where length == nil && Self.isName(header.name, "content-length"): length = header.value
-            case 21 where Self.isName(header.name, HTTPField.Name.rateLimitRemaining.canonicalName): remaining.add(at: position)
-            default: continue
-            }
-        }
-        self.date = date
-        self.remaining = remaining
-        contentLength = length
+    /// The value of the first `Content-Length` field of `headers`, as AsyncHTTPClient reads it
+    /// (`first(name:)`); nil without one. The transport reads it before the body when it bounds
+    /// the body's reads itself.
+    static func contentLength(in headers: HTTPHeaders) -> String? {
+        for header in headers where isName(header.name, "content-length") { return header.value }
+        return nil
     }
 
     /// Every field whose name is valid, in order; values as `HTTPField` makes them (bytes a value
@@ -68,26 +30,8 @@ struct ResponseHead: ResponseHeadSource {
         return fields
     }
 
-    /// What `headerFields().value(name)` gives.
-    func value(_ name: HTTPField.Name) -> String? {
-        let found: Found
-        let canonical = name.canonicalName
-        switch canonical.utf8.count {
-        case 4 where canonical == "date": found = date
-        case 21 where sameBytes(canonical, HTTPField.Name.rateLimitRemaining.canonicalName): found = remaining
-        default: found = .several
-        }
-        switch found {
-        case .absent: return nil
-        case .at(let position):
-            let value = headers[headers.index(headers.startIndex, offsetBy: Int(position))].value
-            return Self.isLegal(value) ? value : HTTPField(name: name, value: value).value
-        case .several: return scan(name)
-        }
-    }
-
     /// What `headerFields().value(name)` gives, from a pass over the fields.
-    private func scan(_ name: HTTPField.Name) -> String? {
+    func value(_ name: HTTPField.Name) -> String? {
         // Not NIO's `headers[name]`: its case fold takes `^` for `~` and control bytes for
         // punctuation, where HTTP names differ.
         let canonical = name.canonicalName

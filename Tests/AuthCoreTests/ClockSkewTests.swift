@@ -2,6 +2,7 @@ import AuthCore
 import AuthTesting
 import Foundation
 import HTTPTypes
+import Synchronization
 import Testing
 
 /// The skew estimate from a response's `Date`: the server's clock read that second at some
@@ -87,5 +88,31 @@ import Testing
         let response = try await client.send(.get, URL(string: "https://example.com/")!)
         #expect(response.status == .ok)
         #expect(session.clockSkew > -30 && session.clockSkew <= -29)
+    }
+    /// A busy client reads the `Date` of the first response sent in each second of its clock, not
+    /// of every response: a server that moves its clock is seen from the next second on.
+    @Test func theDateIsReadOncePerSecondOfTheClientsClock() async throws {
+        let clock = ManualClock(start: Date(timeIntervalSince1970: 1_767_225_600.2))
+        let session = AccountSession(
+            account: AccountKey(namespace: "t", account: "a"), strategy: BearerStrategy(allowedHosts: AllowedHosts(["example.com"])) { $0 },
+            vault: CredentialVault(store: InMemoryCredentialStore()), policy: RenewalPolicy(), clock: clock)
+        try await session.signIn(BearerTokenSet(accessToken: "t", expiresAt: clock.now().addingTimeInterval(3_600)))
+        let ahead = Mutex<TimeInterval>(120)
+        let transport = ClosureTransport { _ in
+            AuthResponse(head: HTTPResponse(status: .ok, headerFields: [.date: HTTPDate.format(clock.now().addingTimeInterval(ahead.withLock { $0 }))]))
+        }
+        let client = AuthClient(transport: transport, middlewares: [AuthenticationMiddleware(session: session)])
+        let url = try #require(URL(string: "https://example.com/"))
+        _ = try await client.send(.get, url)
+        #expect(session.clockSkew > 119 && session.clockSkew <= 121)
+        // The server's clock is put right; the next response, in the same second, is not read.
+        ahead.withLock { $0 = 0 }
+        clock.advance(by: 0.5)
+        _ = try await client.send(.get, url)
+        #expect(session.clockSkew > 119 && session.clockSkew <= 121)
+        // The first response of the next second is.
+        clock.advance(by: 0.5)
+        _ = try await client.send(.get, url)
+        #expect(session.clockSkew == 0)
     }
 }

@@ -58,6 +58,35 @@ import Testing
         #expect(seen == [.rateLimited(RateLimitInfo(account: alice, origin: "https://api.example.com:443", status: 429, limit: 100, remaining: 0, retryAfter: 3))])
     }
 
+    /// The rate-limit observer reads responses only while a stream follows the events: a stream
+    /// that starts following after the client was made gets the next signal, and one that ends
+    /// is no longer counted.
+    @Test func rateLimitObserverSignalsWhoeverFollowsWhenTheyFollow() async throws {
+        let events = AuthEvents()
+        let client = AuthClient(transport: ClosureTransport { _ in AuthResponse(status: .tooManyRequests) }, middlewares: [RateLimitObserver(events: events)])
+        _ = try await client.send(.get, apiURL)
+        #expect(!events.hasObservers)
+        var ended: AsyncStream<AuthEvent>? = events.stream()
+        #expect(ended != nil && events.hasObservers && events.observerCount == 1)
+        ended = nil
+        #expect(!events.hasObservers && events.observerCount == 0)
+        let recorder = EventRecorder(events)
+        _ = try await client.send(.get, apiURL)
+        let seen = await recorder.waitFor { !$0.isEmpty }
+        #expect(seen == [.rateLimited(RateLimitInfo(origin: "https://api.example.com:443", status: 429))])
+    }
+
+    /// The system clock reads what `Date()` does, to the microsecond: its own reading of the
+    /// real-time clock, in seconds and nanoseconds since 1970.
+    @Test func systemClockReadsWhatDateDoes() {
+        for _ in 0..<1_000 {
+            let before = Date()
+            let now = SystemClock().now()
+            let after = Date()
+            #expect(now.timeIntervalSince(before) > -1e-6 && after.timeIntervalSince(now) > -1e-6, "\(before.timeIntervalSince1970) \(now.timeIntervalSince1970) \(after.timeIntervalSince1970)")
+        }
+    }
+
     @Test func timeoutMiddlewareEndsSlowRequests() async throws {
         let slow = ClosureTransport { _ in try await Task.sleep(for: .seconds(30)); return AuthResponse(status: .ok) }
         let client = AuthClient(transport: slow, middlewares: [TimeoutMiddleware(timeout: .milliseconds(50))])

@@ -134,14 +134,20 @@ let comparisons: [(subject: Sender, baseline: Sender)] = [
     (("raw AsyncHTTPClient", { try await $0.sendRaw() }), ("itself", { try await $0.sendRaw() })),
 ]
 
+/// Raw AsyncHTTPClient with its body made `Data`, as `AuthResponse.body` is and as an application
+/// decoding JSON with Foundation makes it.
+let rawAsDataClient: Sender = ("raw AsyncHTTPClient, body made Data", { try await $0.sendRawAsData() })
+
 /// At concurrency 1 only, where AuthKit is furthest from raw (issue 23), against raw on the same
 /// `HTTPClient`: `HTTPClientTransport` alone with a request made once, which splits AuthKit's
 /// difference into the transport's conversions and the rest (the pipeline, making the request);
 /// and raw with its body made `Data`, the part of the conversions that `AuthResponse.body`'s
-/// type (and any application decoding JSON with Foundation) asks for.
+/// type (and any application decoding JSON with Foundation) asks for. And AuthKit against that
+/// application, in one pair rather than by subtraction.
 let decomposition: [(subject: Sender, baseline: Sender)] = [
     (("HTTPClientTransport alone, request made once", { try await $0.sendTransportOnly() }), rawClient),
-    (("raw AsyncHTTPClient, body made Data", { try await $0.sendRawAsData() }), rawClient),
+    (rawAsDataClient, rawClient),
+    (authKitClient, rawAsDataClient),
 ]
 
 let benchmarks: @Sendable () -> Void = {

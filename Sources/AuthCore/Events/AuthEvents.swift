@@ -13,6 +13,9 @@ import Synchronization
 /// ```
 public final class AuthEvents: Sendable {
     private let continuations = Mutex<[Int: AsyncStream<AuthEvent>.Continuation]>([:])
+    /// How many streams are in `continuations`, changed with it under its lock, so that
+    /// ``hasObservers`` reads one word rather than taking the lock.
+    private let following = Atomic<Int>(0)
     private let nextID = Atomic<Int>(0)
     private let bufferSize: Int
 
@@ -24,9 +27,13 @@ public final class AuthEvents: Sendable {
         let id = nextID.add(1, ordering: .relaxed).newValue
         let (stream, continuation) = AsyncStream<AuthEvent>.makeStream(bufferingPolicy: .bufferingNewest(bufferSize))
         continuation.onTermination = { [weak self] _ in
-            _ = self?.continuations.withLock { $0.removeValue(forKey: id) }
+            guard let self else { return }
+            continuations.withLock { if $0.removeValue(forKey: id) != nil { following.subtract(1, ordering: .relaxed) } }
         }
-        continuations.withLock { $0[id] = continuation }
+        continuations.withLock {
+            $0[id] = continuation
+            following.add(1, ordering: .relaxed)
+        }
         return stream
     }
 
@@ -39,4 +46,10 @@ public final class AuthEvents: Sendable {
 
     /// The number of observers currently following.
     public var observerCount: Int { continuations.withLock { $0.count } }
+
+    /// Whether any stream is following: what a middleware checks before work whose only result
+    /// is an event (``RateLimitObserver`` reads a response's fields for one), so that a client
+    /// nobody observes does none of it. An event emitted while a stream is being created may or
+    /// may not reach it, as with ``emit(_:)``.
+    package var hasObservers: Bool { following.load(ordering: .relaxed) > 0 }
 }

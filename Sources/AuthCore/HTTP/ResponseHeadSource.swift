@@ -6,8 +6,9 @@ import Synchronization
 ///
 /// Converting every field of every response (a name matched and a value validated each, then
 /// appended through HTTPTypes' generic path) cost about 4,000 instructions a response over
-/// AsyncHTTPClient, while the standard pipeline reads two fields of a successful one (`Date`
-/// and `X-RateLimit-Remaining`), which `AuthResponse.headerValue(_:)` reads from here.
+/// AsyncHTTPClient, while the standard pipeline reads at most two fields of a successful one
+/// (`Date`, the first response of each second, and `X-RateLimit-Remaining`, while something
+/// follows the events), which `AuthResponse.headerValue(_:)` reads from here.
 package protocol ResponseHeadSource: Sendable {
     /// Every field, in order, as `HTTPFields`.
     func headerFields() -> HTTPFields

@@ -121,8 +121,9 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
         session.strategy.isAuthenticationFailure(response, for: request)
     }
 
+    /// Reads the response's `Date` for the clock skew estimate, the first response of each second.
     private func observeDate(_ response: AuthResponse, sentAt sent: Date) {
-        guard let value = response.headerValue(.date) else { return }
+        guard session.takesServerDate(sentAt: sent), let value = response.headerValue(.date) else { return }
         session.observeServerDateField(value, sentAt: sent)
     }
 }

@@ -4,7 +4,8 @@ package import HTTPTypes
 /// Turns rate-limit signals into ``AuthEvent/rateLimited(_:)`` events: any 429, a 503 with
 /// `Retry-After`, and responses whose `X-RateLimit-Remaining` is 0.
 ///
-/// It only observes; the retry middleware does the waiting.
+/// It only observes; the retry middleware does the waiting. While no stream follows `events`
+/// (``AuthEvents/stream()``), it reads nothing of a response.
 public struct RateLimitObserver: ObservingMiddleware {
     private let events: AuthEvents
     private let account: AccountKey?
@@ -17,8 +18,10 @@ public struct RateLimitObserver: ObservingMiddleware {
         self.clock = clock
     }
 
-    /// Reports the response's rate-limit signal, if it has one.
+    /// Reports the response's rate-limit signal, if it has one and anything follows the events.
     public func didReceive(_ response: AuthResponse, for request: AuthRequest) {
+        // The event is all this does: with no stream following, the response's fields are not read.
+        guard events.hasObservers else { return }
         let status = response.status.code
         let remaining = response.headerValue(.rateLimitRemaining).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         guard status == 429 || status == 503 || remaining == 0 else { return }
@@ -41,8 +44,6 @@ public struct RateLimitObserver: ObservingMiddleware {
 }
 
 extension HTTPField.Name {
-    /// `X-RateLimit-Remaining`, one value for every reader: a transport that finds the field as
-    /// the response comes (``ResponseHeadSource``) tells it from other names by its identity
-    /// before its bytes.
+    /// `X-RateLimit-Remaining`.
     package static let rateLimitRemaining = HTTPField.Name("X-RateLimit-Remaining")!
 }

@@ -33,6 +33,24 @@ extension AccountSession {
         }
     }
 
+    /// Whether the response to a request sent at `sent` (by the session's clock) is the one whose
+    /// `Date` field the authentication middleware reads this second: the first sent in each
+    /// second of the session's clock, so that a busy client reads the field about once a second
+    /// rather than on every response.
+    ///
+    /// The estimate needs no more: a field gives the server's time to the second, and each
+    /// response's bounds the skew on its own (see ``observeServerDate(_:sentAt:receivedAt:)``).
+    /// A busy client's responses in one second mostly carry one value, which
+    /// ``observeServerDateField(_:sentAt:)`` parsed once already. A change of the server's clock
+    /// is seen within a second.
+    nonisolated func takesServerDate(sentAt sent: Date) -> Bool {
+        // A time that `Int64` cannot count in seconds (not finite) is read on every response.
+        guard let second = Int64(exactly: sent.timeIntervalSinceReferenceDate.rounded(.down)) else { return true }
+        let last = lastDateSecond.load(ordering: .relaxed)
+        guard last != second else { return false }
+        return lastDateSecond.compareExchange(expected: last, desired: second, ordering: .relaxed).exchanged
+    }
+
     /// Records the server's `Date` field of the response to a request sent at `sent` (by the
     /// session's clock) to estimate clock skew, as ``observeServerDate(_:sentAt:receivedAt:)``
     /// does. The field is parsed only when it differs from the last one seen: a server's clock

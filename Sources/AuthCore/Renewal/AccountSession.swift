@@ -80,6 +80,9 @@ public actor AccountSession<Strategy: AuthStrategy> {
     /// The last `Date` field seen (``observeServerDateField(_:sentAt:)``); a concrete type, so reading it
     /// needs no generic metadata.
     nonisolated let lastDateField = Mutex<String?>(nil)
+    /// The second of the session's clock in which a response's `Date` was last read
+    /// (``takesServerDate(sentAt:)``); `Int64.min` before the first.
+    nonisolated let lastDateSecond = Atomic<Int64>(.min)
     /// The ``revision`` of the last published credential a server took (``noteAccepted(_:)``).
     nonisolated let acceptedRevision = Atomic<UInt64>(.max)
     /// Who follows ``states()``, and what they were last told.

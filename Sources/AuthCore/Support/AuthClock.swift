@@ -1,4 +1,7 @@
 public import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where AuthKit reads the time and how it waits; injected so tests control both.
 ///
@@ -18,8 +21,18 @@ public protocol AuthClock: Sendable {
 public struct SystemClock: AuthClock {
     /// Creates the system clock.
     public init() {}
-    /// `Date()`.
-    public func now() -> Date { Date() }
+    /// `Date()`: the system's real-time clock.
+    public func now() -> Date {
+        #if canImport(Glibc)
+        // What Foundation's `Date()` reads, read directly: its own path costs about 70
+        // instructions more, and a request reads the clock twice.
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Date(timeIntervalSince1970: Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000)
+        #else
+        Date()
+        #endif
+    }
     /// `Task.sleep(for:)`.
     public func sleep(for duration: Duration) async throws { try await Task.sleep(for: duration) }
 }
