@@ -1,5 +1,5 @@
 import Foundation
-package import HTTPTypes
+import HTTPTypes
 
 /// Turns rate-limit signals into ``AuthEvent/rateLimited(_:)`` events: any 429, a 503 with
 /// `Retry-After`, and responses whose `X-RateLimit-Remaining` is 0.
@@ -23,7 +23,7 @@ public struct RateLimitObserver: ObservingMiddleware {
         // The event is all this does: with no stream following, the response's fields are not read.
         guard events.hasObservers else { return }
         let status = response.status.code
-        let remaining = response.headerValue(.rateLimitRemaining).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let remaining = response.headerValue(Self.remaining).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         guard status == 429 || status == 503 || remaining == 0 else { return }
         let fields = response.head.headerFields
         let retryAfter = fields.value(.retryAfter).flatMap { RetryAfter.seconds($0, now: clock.now()) }
@@ -40,10 +40,6 @@ public struct RateLimitObserver: ObservingMiddleware {
     }
 
     static let limit = HTTPField.Name("X-RateLimit-Limit")!
+    static let remaining = HTTPField.Name("X-RateLimit-Remaining")!
     static let reset = HTTPField.Name("X-RateLimit-Reset")!
-}
-
-extension HTTPField.Name {
-    /// `X-RateLimit-Remaining`.
-    package static let rateLimitRemaining = HTTPField.Name("X-RateLimit-Remaining")!
 }
