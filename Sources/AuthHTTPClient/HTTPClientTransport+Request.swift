@@ -5,27 +5,17 @@ import NIOCore
 import NIOHTTP1
 
 extension HTTPClientTransport {
-    /// `request` as AsyncHTTPClient takes it: the one built for the same request before (see
-    /// ``SentRequest``), else built now: what `send` hands over. Internal, not private: tests
-    /// compare it with a request built afresh.
-    func prepared(_ request: AuthRequest) throws -> HTTPClientRequest {
-        try sentRequest.kept(for: request)?.request ?? fresh(request)
-    }
-
-    /// `request` built now as AsyncHTTPClient takes it, and noted (``SentRequest``) to be kept
-    /// when it comes again. Not inlined, like `outgoing(_:url:)`.
-    @inline(never)
-    func fresh(_ request: AuthRequest) throws -> HTTPClientRequest {
-        let outgoing = try Self.outgoing(request, url: sentTarget.url(for: request))
-        sentRequest.note(outgoing, for: request)
-        return outgoing
-    }
-
-    /// `request` as AsyncHTTPClient takes it, sent to `url` (see ``SentTarget``). Not inlined:
-    /// `send`'s async frame would hold its temporaries, and callgrind counts it whole
-    /// (`Benchmarks/scripts/callgrind-e2e`).
-    @inline(never)
-    static func outgoing(_ request: AuthRequest, url: String) -> HTTPClientRequest {
+    /// `request` as AsyncHTTPClient takes it, sent to ``/AuthCore/AuthRequest/urlForTransport()``.
+    /// Internal, not private: tests compare what it builds with the request.
+    /// - Throws: `AuthError` code `.invalidRequest` when the request's target is malformed, or its
+    ///   path holds escapes of bytes that are not UTF-8 (see ``PathFidelity``).
+    static func outgoing(_ request: AuthRequest) throws -> HTTPClientRequest {
+        let url = try request.urlForTransport()
+        guard PathFidelity.isSentUnchanged(request.head.path ?? "/") else {
+            throw AuthError.invalidRequest(
+                "the path holds percent-escapes of bytes that are not UTF-8 (such as %FF): AsyncHTTPClient would send / in its place, so the request is not sent"
+            )
+        }
         var outgoing = HTTPClientRequest(url: url)
         let method = request.head.method
         // GET, most requests' method and AsyncHTTPClient's default, compares as one word; any

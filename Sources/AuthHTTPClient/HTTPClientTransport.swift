@@ -83,10 +83,6 @@ public final class HTTPClientTransport: Transport {
     let bodyReads: BodyReadWatch?
     /// Keeps ``bodyReadTimeout`` in each HTTP/1 connection of the transport's own client.
     private let connectionBodies: ConnectionBodyWatch?
-    /// The URL of the target last sent to.
-    let sentTarget = SentTarget()
-    /// AsyncHTTPClient's request last built, for the same request sent again.
-    let sentRequest = SentRequest()
 
     /// Creates a transport with its own `HTTPClient`; call ``shutdown()`` when done.
     ///
@@ -203,10 +199,8 @@ public final class HTTPClientTransport: Transport {
         }
     }
 
-    /// Shuts down the client this transport created (a no-op for a client the caller owns), and
-    /// drops the last request the transport kept to send again, with its header fields.
+    /// Shuts down the client this transport created (a no-op for a client the caller owns).
     public func shutdown() async throws {
-        sentRequest.forget()
         if ownsClient { try await client.shutdown() }
     }
 
@@ -224,13 +218,11 @@ public final class HTTPClientTransport: Transport {
     ///   bytes for ``bodyReadTimeout``;
     ///   `.transport` when the request cannot be sent or the response cannot be read;
     ///   `CancellationError` when the task is cancelled.
-    // Inlined into its protocol witness, which the pipeline calls: one async frame per request
-    // instead of two. It copies the request's and the response's bodies, work that stays off an
-    // actor's executor (the main actor's, say): a caller isolated to an actor is sent through a
+    // It copies the request's and the response's bodies, work that stays off an actor's
+    // executor (the main actor's, say): a caller isolated to an actor is sent through a
     // `@concurrent` function, as if this one were `@concurrent`. A caller on no actor (a
-    // server's task, a command-line tool's) is already off every actor, and is sent through here,
-    // in its own frame: one switch of executor fewer a request.
-    @inline(__always)
+    // server's task, a command-line tool's) is already off every actor, and is sent through here:
+    // one switch of executor fewer a request.
     public nonisolated(nonsending) func send(_ request: AuthRequest) async throws -> AuthResponse {
         if Self.isOnAnActor(#isolation) { return try await exchangeOffActor(request) }
         return try await exchange(request)
@@ -238,7 +230,6 @@ public final class HTTPClientTransport: Transport {
 
     /// Whether `isolation`, a caller's, is an actor's. A function of its own: the comparison
     /// written inline broke the debug build's code generation (Swift 6.3.1).
-    @inline(__always)
     private static func isOnAnActor(_ isolation: (any Actor)?) -> Bool {
         isolation != nil
     }
@@ -250,24 +241,14 @@ public final class HTTPClientTransport: Transport {
     }
 
     /// Sends the request and reads the whole response, on the executor it is called on.
-    @inline(__always)
     private nonisolated(nonsending) func exchange(_ request: AuthRequest) async throws -> AuthResponse {
         // AsyncHTTPClient schedules the deadline on the event loop and cancels it when the
         // head comes. A distant one (an hour, before) sat behind the connection's own timers,
         // and finding it again cost about 2,000 instructions a request.
         let timeout = request.options.timeout.map(Self.timeAmount) ?? deadline
-        // The kept request is handed over from its box, where it stays: AsyncHTTPClient's request
-        // is some hundred bytes (its TLS configuration is inline), and copying it out cost about
-        // 400 instructions.
-        let kept = sentRequest.kept(for: request)
         do {
-            let response: HTTPClientResponse
-            if let kept {
-                response = try await client.execute(kept.request, timeout: timeout)
-            } else {
-                // A request AsyncHTTPClient cannot take throws `AuthError`, rethrown as it is.
-                response = try await client.execute(try fresh(request), timeout: timeout)
-            }
+            // A request AsyncHTTPClient cannot take throws `AuthError`, rethrown as it is.
+            let response = try await client.execute(try Self.outgoing(request), timeout: timeout)
             let head = ResponseHead(headers: response.headers)
             let body: ByteBuffer
             if let bodyReads, !(response.version.major == 1 && connectionBodies?.coversEveryConnection == true) {
@@ -305,8 +286,6 @@ public final class HTTPClientTransport: Transport {
 
     /// AsyncHTTPClient's response status, its header fields and its whole body as an
     /// `AuthResponse`, whose header fields become `HTTPFields` only when read (`ResponseHead`).
-    /// Not inlined, like `outgoing(_:url:)`.
-    @inline(never)
     static func incoming(_ status: HTTPResponseStatus, head: ResponseHead, body: ByteBuffer) -> AuthResponse {
         AuthResponse(
             status: Self.status(status),

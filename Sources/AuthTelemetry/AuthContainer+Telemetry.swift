@@ -21,9 +21,7 @@ extension AuthContainer {
     public func useTelemetry(metrics: (any MetricsFactory)? = nil, tracer: (any Tracer)? = nil, includesAccount: Bool = false) -> AuthTelemetry {
         let telemetry = AuthTelemetry(metrics: metrics, tracer: tracer, includesAccount: includesAccount)
         telemetry.observe(self[AuthEventsKey.self])
-        var plugins = self[PluginMiddlewaresKey.self]
-        plugins.outer.insert({ context in RequestTelemetryMiddleware(telemetry: telemetry, account: context.account) }, at: 0)
-        override(PluginMiddlewaresKey.self, with: plugins)
+        addMiddleware(.observation, named: "telemetry") { context in RequestTelemetryMiddleware(telemetry: telemetry, account: context.account) }
         return telemetry
     }
 }

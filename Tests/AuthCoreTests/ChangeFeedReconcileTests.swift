@@ -41,7 +41,7 @@ final class ScriptedFeedStore: CredentialStore, CredentialChangeFeed {
     static let alice = AccountKey(namespace: "n", account: "alice")
 
     static func session(_ store: ScriptedFeedStore, refresher: some TokenRefresher) -> AccountSession<BearerStrategy> {
-        RenewalCoordinator(vault: CredentialVault(store: store)).session(for: alice, strategy: BearerStrategy(allowedHosts: AllowedHosts(origin: URL(string: "https://api.example.com")!), refresher: refresher))
+        SessionRegistry(vault: CredentialVault(store: store)).session(for: alice, strategy: BearerStrategy(allowedHosts: AllowedHosts(origin: URL(string: "https://api.example.com")!), refresher: refresher))
     }
 
     /// A sign-out elsewhere whose notification arrives while this process renews (after its

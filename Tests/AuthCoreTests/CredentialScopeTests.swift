@@ -25,7 +25,7 @@ import Testing
     func headers(_ events: AuthEvents) -> HeadersMiddleware {
         HeadersMiddleware(
             [.userAgent: "AuthKit-test/1", Self.tenant: "Tenant-s3cret", .authorization: "Static Auth-s3cret"],
-            secretFields: SecretFields(headers: ["x-tenant-secret"]),
+            secretFields: SecretFieldNames(headers: ["x-tenant-secret"]),
             secretScope: CredentialScope(allowedHosts: AllowedHosts(["api.example.com"]), account: AccountKey(namespace: "n", account: "alice"), events: events),
             dynamic: { _ in [.deviceID: "device-1", .proxyAuthorization: "Dynamic Proxy-s3cret"] })
     }

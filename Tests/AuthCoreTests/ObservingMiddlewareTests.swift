@@ -143,22 +143,4 @@ import Testing
         #expect(response.status == .accepted)
         #expect(trace.all == ["o sees ", "o got 202  for "])
     }
-
-    /// A client calls an observer's hooks, never an `intercept` of its own (which the documentation
-    /// says not to write): the hooks ran, and the request went on unchanged.
-    @Test func aClientCallsTheHooksNotAnInterceptOfTheObserversOwn() async throws {
-        struct Meddler: ObservingMiddleware {
-            let trace: Trace
-            func willSend(_ request: AuthRequest) { trace.record("hook") }
-            nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
-                trace.record("intercept")
-                return AuthResponse(status: .forbidden)
-            }
-        }
-        let trace = Trace()
-        let client = AuthClient(transport: Self.transport(trace), middlewares: [Meddler(trace: trace)])
-        let response = try await client.send(.get, URL(string: "https://api.example.com/")!)
-        #expect(response.status == .ok)
-        #expect(trace.all == ["hook", "transport "])
-    }
 }

@@ -50,8 +50,8 @@ import Testing
         container[ResponseCacheKey.self].purge(account: alice)
     }
 
-    /// Sources/AuthCache/Container/AuthContainer+ResponseCache.swift:37
-    static func AuthCache_Container_AuthContainer_ResponseCache_37() async throws {
+    /// Sources/AuthCache/Container/AuthContainer+ResponseCache.swift:32
+    static func AuthCache_Container_AuthContainer_ResponseCache_32() async throws {
         let container = AuthContainer()
         container.useResponseCache(.init(maxBytes: 8 << 20, defaultLifetime: .seconds(30)))
         let alice = container.makeClient(for: aliceKey, strategy: bearer)
@@ -159,8 +159,8 @@ import Testing
         try await store.save(jar)
     }
 
-    /// Sources/AuthCookie/Session/AuthContainer+Cookies.swift:75
-    static func AuthCookie_Session_AuthContainer_Cookies_75() async throws {
+    /// Sources/AuthCookie/Session/AuthContainer+Cookies.swift:60
+    static func AuthCookie_Session_AuthContainer_Cookies_60() async throws {
         container.useCookies()
         let jar = try await container.restoreCookieJar(for: alice)   // what a previous run saved
     }
@@ -192,6 +192,17 @@ import Testing
     /// Sources/AuthCore/Container/AuthContainer+Cipher.swift:8
     static func AuthCore_Container_AuthContainer_Cipher_8() async throws {
         container.useCipher(try AESGCMCipher(key: keyFromTheKeychainOrASecretsManager))
+    }
+
+    /// Sources/AuthCore/Container/AuthContainer+Plugins.swift:127
+    static func AuthCore_Container_AuthContainer_Plugins_127() async throws {
+        container.addMiddleware(.observation, named: "request-id") { _ in
+            ClosureMiddleware { request, next in
+                var request = request
+                request.head.headerFields[HTTPField.Name("X-Request-ID")!] = UUID().uuidString
+                return try await next(request)
+            }
+        }
     }
 
     /// Sources/AuthCore/Container/AuthContainer.swift:5
@@ -245,8 +256,8 @@ import Testing
         // grant_type=client_credentials&scope=read+write
     }
 
-    /// Sources/AuthCore/HTTP/Middleware.swift:11
-    static func AuthCore_HTTP_Middleware_11() async throws {
+    /// Sources/AuthCore/HTTP/Middleware.swift:15
+    static func AuthCore_HTTP_Middleware_15() async throws {
         struct RequestID: Middleware {
             nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
                 var request = request
@@ -256,8 +267,8 @@ import Testing
         }
     }
 
-    /// Sources/AuthCore/HTTP/ObservingMiddleware.swift:11
-    static func AuthCore_HTTP_ObservingMiddleware_11() async throws {
+    /// Sources/AuthCore/HTTP/ObservingMiddleware.swift:9
+    static func AuthCore_HTTP_ObservingMiddleware_9() async throws {
         struct StatusLog: ObservingMiddleware {
             let logger: Logger
             func didReceive(_ response: AuthResponse, for request: AuthRequest) {
@@ -285,21 +296,21 @@ import Testing
     static func AuthCore_Middleware_HeadersMiddleware_12() async throws {
         let headers = HeadersMiddleware(
             [.userAgent: "MyApp/1", HTTPField.Name("X-Service-Token")!: token],
-            secretFields: SecretFields(headers: ["X-Service-Token"]),
+            secretFields: SecretFieldNames(headers: ["X-Service-Token"]),
             secretScope: CredentialScope(allowedHosts: AllowedHosts(["api.example.com"])))
     }
 
-    /// Sources/AuthCore/Renewal/AccountSession+State.swift:41
-    static func AuthCore_Renewal_AccountSession_State_41() async throws {
+    /// Sources/AuthCore/Renewal/AccountSession.swift:385
+    static func AuthCore_Renewal_AccountSession_385() async throws {
         for await state in client.session.states() {
             if case .reauthenticationRequired = state { showSignIn(client.account) }
         }
     }
 
-    /// Sources/AuthCore/Renewal/RenewalCoordinator.swift:7
-    static func AuthCore_Renewal_RenewalCoordinator_7() async throws {
-        let coordinator = RenewalCoordinator(vault: vault)
-        let session = coordinator.session(for: alice, strategy: bearer)
+    /// Sources/AuthCore/Renewal/SessionRegistry.swift:7
+    static func AuthCore_Renewal_SessionRegistry_7() async throws {
+        let sessions = SessionRegistry(vault: vault)
+        let session = sessions.session(for: alice, strategy: bearer)
     }
 
     /// Sources/AuthCore/Storage/StoreDirectoryPolicy.swift:28
@@ -793,8 +804,8 @@ import Testing
         try await signer.sign(&request, at: Date())
     }
 
-    /// Sources/AuthSigning/Signing/AuthContainer+Signing.swift:15
-    static func AuthSigning_Signing_AuthContainer_Signing_15() async throws {
+    /// Sources/AuthSigning/Signing/AuthContainer+Signing.swift:16
+    static func AuthSigning_Signing_AuthContainer_Signing_16() async throws {
         let container = AuthContainer()
         container.useHTTPClient(transport)
         container.useRequestSigner(HMACRequestSigner(keyID: "client-1", key: key), allowedHosts: AllowedHosts(["api.example.com"]))
@@ -1067,8 +1078,8 @@ import Testing
         let store = container[CredentialStoreKey.self]
     }
 
-    /// Sources/AuthCore/Documentation.docc/PlugIns.md:28
-    static func AuthCore_Documentation_docc_PlugIns_28() async throws {
+    /// Sources/AuthCore/Documentation.docc/PlugIns.md:31
+    static func AuthCore_Documentation_docc_PlugIns_31() async throws {
         struct TenantKey: Middleware {
             let key: String
             let scope: CredentialScope
@@ -1081,21 +1092,21 @@ import Testing
             }
         }
 
-        var plugins = container[PluginMiddlewaresKey.self]
-        plugins.inner.append { context in TenantKey(key: "tenant-1", scope: context.credentialScope) }
-        container.override(PluginMiddlewaresKey.self, with: plugins)
+        container.addMiddleware(.session, named: "tenant-key") { context in
+            TenantKey(key: "tenant-1", scope: context.credentialScope)
+        }
     }
 
-    /// Sources/AuthCore/Documentation.docc/PlugIns.md:52
-    static func AuthCore_Documentation_docc_PlugIns_52() async throws {
+    /// Sources/AuthCore/Documentation.docc/PlugIns.md:57
+    static func AuthCore_Documentation_docc_PlugIns_57() async throws {
         enum TenantIDKey: AuthContainerKey {
             static func makeDefault(_ container: AuthContainer) -> String { "default" }
         }
         container.override(TenantIDKey.self, with: "tenant-1")
     }
 
-    /// Sources/AuthCore/Documentation.docc/RenewingCredentials.md:73
-    static func AuthCore_Documentation_docc_RenewingCredentials_73() async throws {
+    /// Sources/AuthCore/Documentation.docc/RenewingCredentials.md:100
+    static func AuthCore_Documentation_docc_RenewingCredentials_100() async throws {
         for await state in client.session.states() {
             print(state)
         }
@@ -1118,8 +1129,8 @@ import Testing
         }
     }
 
-    /// Sources/AuthCore/Documentation.docc/WritingAMiddleware.md:35
-    static func AuthCore_Documentation_docc_WritingAMiddleware_35() async throws {
+    /// Sources/AuthCore/Documentation.docc/WritingAMiddleware.md:33
+    static func AuthCore_Documentation_docc_WritingAMiddleware_33() async throws {
         struct FailureAlarm: ObservingMiddleware {
             let logger: Logger
             func didFail(_ error: any Error, for request: AuthRequest) {

@@ -122,7 +122,7 @@ enum CredentialKind: String, CaseIterable, CustomStringConvertible {
             container.useRequestSigner(signer)
             return try await signed(container, account, h, label: "HTTPMessageSigner signature", names: ["signature", "signature-input"], secrets: [SignedTestKeys.messageHMACKeyID])
         case .secretStaticHeaders:
-            container.markSecret(SecretFields(headers: ["X-Tenant-Secret"]))
+            container.markSecret(SecretFieldNames(headers: ["X-Tenant-Secret"]))
             container.override(DefaultHeadersKey.self, with: [HTTPField.Name("X-Tenant-Secret")!: "Tenant-s3cret", .authorization: "Static Auth-s3cret"])
             return try await signed(container, account, h, label: "x-tenant-secret", names: ["x-tenant-secret", "authorization"], secrets: ["Tenant-s3cret", "Auth-s3cret"])
         }

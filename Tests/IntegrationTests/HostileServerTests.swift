@@ -98,7 +98,7 @@ import Testing
             try await header.signIn(APIKeyHeaderCredential(headerName: "X-Service-Token", key: "HeaderK3y-s3cr3t"))
             let query = container.makeClient(for: AccountKey(namespace: "svc", account: "q"), strategy: APIKeyQueryStrategy(allowedHosts: h.hosts))
             try await query.signIn(APIKeyQueryCredential(parameterName: "svc_auth", key: "QueryK3y-s3cr3t"))
-            container.markSecret(SecretFields(headers: ["X-Tenant-Secret"]))
+            container.markSecret(SecretFieldNames(headers: ["X-Tenant-Secret"]))
             let marked = container.makeClient(for: AccountKey(namespace: "svc", account: "h"), strategy: APIKeyHeaderStrategy(allowedHosts: h.hosts))
             var request = try AuthRequest(method: .get, url: h.url("echo"))
             request.head.headerFields[HTTPField.Name("X-Tenant-Secret")!] = "Tenant-s3cr3t"
@@ -120,7 +120,7 @@ import Testing
         try await Harness.run { h in
             try await AuthTestServer.withRunning { foreign in
                 let container = h.container()
-                container.markSecret(SecretFields(headers: ["X-Tenant-Secret"], queryItems: ["tenant_key"]))
+                container.markSecret(SecretFieldNames(headers: ["X-Tenant-Secret"], queryItems: ["tenant_key"]))
                 let client = container.makePublicClient()
                 h.server.faults.inject(.redirect(to: foreign.baseURL.appending(path: "echo").absoluteString + "?tenant_key=Q-s3cr3t&page=2", status: 307), path: "/echo")
                 var request = try AuthRequest(method: .get, url: h.url("echo"))

@@ -92,7 +92,7 @@ enum PropertyCredential: String, CaseIterable {
     func middleware(_ hosts: AllowedHosts) async throws -> any Middleware {
         let container = AuthContainer()
         let account = AccountKey(namespace: "property", account: rawValue)
-        let coordinator = container[RenewalCoordinatorKey.self]
+        let coordinator = container[SessionRegistryKey.self]
         switch self {
         case .bearer:
             let session = coordinator.session(for: account, strategy: BearerStrategy(allowedHosts: hosts) { $0 })
@@ -107,7 +107,7 @@ enum PropertyCredential: String, CaseIterable {
             try await session.signIn(BasicCredential(username: "prop-user", password: "prop-password"))
             return AuthenticationMiddleware(session: session)
         case .secretHeader:
-            return HeadersMiddleware([HTTPField.Name("X-Tenant-Secret")!: "prop-static-secret"], secretFields: SecretFields(headers: ["x-tenant-secret"]), secretScope: CredentialScope(allowedHosts: hosts))
+            return HeadersMiddleware([HTTPField.Name("X-Tenant-Secret")!: "prop-static-secret"], secretFields: SecretFieldNames(headers: ["x-tenant-secret"]), secretScope: CredentialScope(allowedHosts: hosts))
         case .hmac:
             return SigningMiddleware(signer: HMACRequestSigner(keyID: "prop-hmac", key: SymmetricKey(data: Data("prop hmac key".utf8))), allowedHosts: hosts)
         case .sigV4:

@@ -22,9 +22,7 @@ import Testing
     static func container(_ h: Harness, gate: Gate) -> AuthContainer {
         let container = h.container()
         container.override(RenewalPolicyKey.self, with: RenewalPolicy(skewThreshold: .seconds(60)))
-        var plugins = container[PluginMiddlewaresKey.self]
-        plugins.inner.append { _ in gate }
-        container.override(PluginMiddlewaresKey.self, with: plugins)
+        container.addMiddleware(.session) { _ in gate }
         return container
     }
 

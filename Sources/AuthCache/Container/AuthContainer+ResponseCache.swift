@@ -20,18 +20,13 @@ public enum ResponseCacheKey: AuthContainerKey {
     }
 }
 
-/// Whether `useResponseCache` already added its middleware to the container.
-enum ResponseCacheInstalledKey: AuthContainerKey {
-    static func makeDefault(_ container: AuthContainer) -> Bool { false }
-}
-
 extension AuthContainer {
     /// Caches the GET and HEAD responses of every client this container builds, partitioned by
     /// account, and purges an account's entries when it signs out or must sign in again.
     ///
     /// Registers a ``ResponseCache`` under ``ResponseCacheKey`` (built on first use, following
-    /// the container's ``/AuthCore/AuthEventsKey``) and adds a ``CacheMiddleware`` as the outermost
-    /// plug-in middleware of each client, aged by the container's ``/AuthCore/ClockKey``. Call it while
+    /// the container's ``/AuthCore/AuthEventsKey``) and adds a ``CacheMiddleware`` to each client in the
+    /// `caching` phase (``/AuthCore/MiddlewarePhase``), before redirects and retries, aged by the container's ``/AuthCore/ClockKey``. Call it while
     /// configuring, before building clients; calling it again replaces the configuration.
     ///
     /// ```swift
@@ -48,12 +43,8 @@ extension AuthContainer {
             cache.observe(container[AuthEventsKey.self], onPurge: onPurge)
             return cache
         }
-        guard !self[ResponseCacheInstalledKey.self] else { return }
-        override(ResponseCacheInstalledKey.self, with: true)
-        var plugins = self[PluginMiddlewaresKey.self]
-        plugins.outer.append { context in
+        addMiddleware(.caching, named: "response-cache") { context in
             CacheMiddleware(cache: context.container[ResponseCacheKey.self], account: context.account, clock: context.container[ClockKey.self])
         }
-        override(PluginMiddlewaresKey.self, with: plugins)
     }
 }

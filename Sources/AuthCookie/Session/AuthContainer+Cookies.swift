@@ -50,25 +50,10 @@ public enum CookieJarsKey: AuthContainerKey {
     }
 }
 
-/// Whether ``/AuthCore/AuthContainer/useCookies(configuration:)`` already added the cookie middleware.
-enum CookieMiddlewareInstalledKey: AuthContainerKey {
-    /// A flag that is set once.
-    final class Flag: Sendable {
-        private let value = Mutex(false)
-        /// Sets the flag; true only for the first call.
-        func setFirstTime() -> Bool {
-            value.withLock { installed in
-                defer { installed = true }
-                return !installed
-            }
-        }
-    }
-    static func makeDefault(_ container: AuthContainer) -> Flag { Flag() }
-}
-
 extension AuthContainer {
-    /// Adds a ``CookieMiddleware`` to every client built afterwards, as an inner middleware (so
-    /// it runs once per redirect hop and per attempt): each account has its own jar, saved
+    /// Adds a ``CookieMiddleware`` to every client built afterwards, in the `session` phase
+    /// (``/AuthCore/MiddlewarePhase``: after authentication, so it runs once per redirect hop and
+    /// per attempt): each account has its own jar, saved
     /// through the container's credential store after every change. Call it before building
     /// clients; calling it again only replaces the configuration (of jars not yet created).
     ///
@@ -81,13 +66,10 @@ extension AuthContainer {
             let clock = container[ClockKey.self]
             return CookieJars(configuration: configuration, now: { clock.now() })
         }
-        guard self[CookieMiddlewareInstalledKey.self].setFirstTime() else { return }
-        var plugins = self[PluginMiddlewaresKey.self]
-        plugins.inner.append { context in
+        addMiddleware(.session, named: "cookies") { context in
             let jars = context.container[CookieJarsKey.self]
             return CookieMiddleware(jar: jars.jar(for: context.account), store: jars.jarStore(for: context.account, in: context.container[CredentialStoreKey.self]))
         }
-        override(PluginMiddlewaresKey.self, with: plugins)
     }
 
     /// The jar of `account`, filled from the store with what a previous run saved (unchanged

@@ -7,38 +7,36 @@ public import HTTPTypes
 /// let client = AuthClient(transport: transport, middlewares: [RetryMiddleware(), LoggingMiddleware(logger: logger)])
 /// let me = try await client.json(Profile.self, .get, URL(string: "https://api.example.com/me")!)
 /// ```
+///
+/// A request goes through the middlewares in order, each calling the next through its `next`
+/// (see ``Middleware``), and the last one's `next` sends it through the transport; the response
+/// comes back the same way.
 public struct AuthClient: Sendable {
     /// What sends requests at the end of the pipeline.
     public let transport: any Transport
     /// The middlewares, outermost first.
     public let middlewares: [any Middleware]
-    /// The middlewares linked once, here, rather than on every request.
-    @usableFromInline let pipeline: PipelineLink
-    /// The head of the request last made from a URL.
-    @usableFromInline let recent = RecentRequestHead()
+    /// The middlewares linked in front of the transport, once, here.
+    private let pipeline: MiddlewareNext
 
     /// Creates a client.
     public init(transport: any Transport, middlewares: [any Middleware] = []) {
         self.transport = transport
         self.middlewares = middlewares
-        self.pipeline = PipelineLink(middlewares, transport: transport)
+        self.pipeline = MiddlewareNext.linking(middlewares, to: transport)
     }
 
     /// Sends a request through every middleware and the transport.
     ///
     /// The pipeline runs on the caller's executor until something in it suspends (see
     /// ``Middleware``).
-    // This and `send(_:_:…)` are inlined into their callers, the caller's own code included: a
-    // function of their own would be one more async frame per request.
-    @inlinable @inline(__always)
     public nonisolated(nonsending) func send(_ request: AuthRequest) async throws -> AuthResponse {
-        try await pipeline.send(request)
+        try await pipeline(request)
     }
 
     /// Sends a request built from its parts.
-    @inlinable @inline(__always)
     public nonisolated(nonsending) func send(_ method: HTTPRequest.Method, _ url: URL, headerFields: HTTPFields = HTTPFields(), body: Data = Data(), options: RequestOptions = .init()) async throws -> AuthResponse {
-        try await send(recent.request(method, url, headerFields: headerFields, body: body, options: options))
+        try await send(AuthRequest(method: method, url: url, headerFields: headerFields, body: body, options: options))
     }
 
     /// Sends a request and decodes a 2xx JSON body.
@@ -53,7 +51,7 @@ public struct AuthClient: Sendable {
 
     /// Sends a request built from its parts and decodes a 2xx JSON body.
     public nonisolated(nonsending) func json<T: Decodable>(_ type: T.Type, _ method: HTTPRequest.Method, _ url: URL, body: Data = Data(), headerFields: HTTPFields = HTTPFields()) async throws -> T {
-        try await json(type, recent.request(method, url, headerFields: headerFields, body: body, options: RequestOptions()))
+        try await json(type, AuthRequest(method: method, url: url, headerFields: headerFields, body: body))
     }
 
     /// Decodes a 2xx JSON body or throws an error carrying status and body.

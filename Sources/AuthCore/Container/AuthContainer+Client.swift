@@ -3,20 +3,21 @@ import HTTPTypes
 extension AuthContainer {
     /// Builds a client that acts as `account` with `strategy`.
     ///
-    /// The pipeline, outermost first: plug-in outer middlewares, redirect, retry, rate-limit
-    /// observer, headers, authentication, plug-in inner middlewares, timeout (when configured),
-    /// logging, then the transport. Every client of the same account shares its session, and
+    /// The pipeline, outermost first: plug-ins of the observation and caching phases, redirect,
+    /// retry, rate-limit observer, headers, authentication, plug-ins of the session, proof and
+    /// signing phases, timeout (when configured), logging, then the transport (see
+    /// ``MiddlewarePhase``). Every client of the same account shares its session, and
     /// with it the strategy the first client of that account was built with (see
-    /// ``RenewalCoordinator/session(for:strategy:)``).
+    /// ``SessionRegistry/session(for:strategy:)``).
     public func makeClient<S: AuthStrategy>(for account: AccountKey, strategy: S) -> AccountClient<S> {
-        let session = self[RenewalCoordinatorKey.self].session(for: account, strategy: strategy)
+        let session = self[SessionRegistryKey.self].session(for: account, strategy: strategy)
         let clock = self[ClockKey.self]
         let plugins = self[PluginMiddlewaresKey.self]
         let secrets = self[SecretFieldsKey.self]
         // The session's strategy: the first client of the account chose it, and its hosts are
         // where the account's credential goes.
         let context = PluginContext(container: self, account: account, allowedHosts: session.strategy.allowedHosts)
-        var middlewares: [any Middleware] = plugins.outer.map { $0(context) }
+        var middlewares = plugins.middlewares(where: \.isOutsideAuthentication, for: context)
         middlewares += [
             RedirectMiddleware(secretFields: secrets),
             RetryMiddleware(policy: self[RetryPolicyKey.self], clock: clock),
@@ -25,7 +26,7 @@ extension AuthContainer {
         let headers = self[DefaultHeadersKey.self]
         if !headers.isEmpty { middlewares.append(HeadersMiddleware(headers, secretFields: secrets, secretScope: context.credentialScope)) }
         middlewares.append(AuthenticationMiddleware(session: session))
-        middlewares += plugins.inner.map { $0(context) }
+        middlewares += plugins.middlewares(where: { !$0.isOutsideAuthentication }, for: context)
         if let timeout = self[RequestTimeoutKey.self] { middlewares.append(TimeoutMiddleware(timeout: timeout, clock: clock)) }
         middlewares.append(LoggingMiddleware(logger: self[LoggerKey.self], secretFields: secrets))
         return AccountClient(session: session, client: AuthClient(transport: self[TransportKey.self], middlewares: middlewares))
@@ -56,7 +57,7 @@ extension AuthContainer {
     ///
     /// Credentials that write under a name of their own (an API key in `X-Service-Token`) mark it
     /// themselves; this is for secrets a caller puts on requests directly.
-    public func markSecret(_ fields: SecretFields) {
+    public func markSecret(_ fields: SecretFieldNames) {
         override(SecretFieldsKey.self, with: self[SecretFieldsKey.self].union(fields))
     }
 }

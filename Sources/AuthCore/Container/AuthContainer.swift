@@ -68,6 +68,16 @@ public final class AuthContainer: @unchecked Sendable {
         instances[ObjectIdentifier(key)] = nil
     }
 
+    /// Changes the entry for `key` (built first if need be) in one step: no other call on the
+    /// container runs between its read and its write, so concurrent changes are all kept.
+    public func update<Key: AuthContainerKey>(_ key: Key.Type, _ change: (inout Key.Value) -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        var value = resolve(key)
+        change(&value)
+        instances[ObjectIdentifier(key)] = value
+    }
+
     /// Replaces the entry for `key` with `value`.
     public func override<Key: AuthContainerKey>(_ key: Key.Type, with value: Key.Value) {
         lock.lock()

@@ -71,7 +71,7 @@ public enum RequestTimeoutKey: AuthContainerKey {
 }
 
 /// Header fields added to every request, such as a `User-Agent`. A field under a secret name
-/// (``SecretFields/standard`` or `container.markSecret(_:)`) goes only to the origins of the
+/// (``SecretFieldNames/standard`` or `container.markSecret(_:)`) goes only to the origins of the
 /// account client's strategy, and never through a public client (see ``HeadersMiddleware``).
 public enum DefaultHeadersKey: AuthContainerKey {
     /// None.
@@ -79,11 +79,11 @@ public enum DefaultHeadersKey: AuthContainerKey {
 }
 
 /// Header and query item names every client of the container treats as secret, besides
-/// ``SecretFields/standard`` and what each credential marks: its logging redacts them and its
+/// ``SecretFieldNames/standard`` and what each credential marks: its logging redacts them and its
 /// redirects drop them on a hop to another origin. Add to it with `container.markSecret(_:)`.
 public enum SecretFieldsKey: AuthContainerKey {
     /// None beyond the standard names.
-    public static func makeDefault(_ container: AuthContainer) -> SecretFields { SecretFields() }
+    public static func makeDefault(_ container: AuthContainer) -> SecretFieldNames { SecretFieldNames() }
 }
 
 /// The vault built from the store, cipher, upgrader and clock entries.
@@ -94,60 +94,10 @@ public enum CredentialVaultKey: AuthContainerKey {
     }
 }
 
-/// The renewal coordinator every client of the container shares.
-public enum RenewalCoordinatorKey: AuthContainerKey {
-    /// A coordinator over the container's vault, policy, clock, events and logger.
-    public static func makeDefault(_ container: AuthContainer) -> RenewalCoordinator {
-        RenewalCoordinator(vault: container[CredentialVaultKey.self], policy: container[RenewalPolicyKey.self], clock: container[ClockKey.self], events: container[AuthEventsKey.self], logger: container[LoggerKey.self])
+/// The session registry every client of the container shares: one session per account.
+public enum SessionRegistryKey: AuthContainerKey {
+    /// A registry over the container's vault, policy, clock, events and logger.
+    public static func makeDefault(_ container: AuthContainer) -> SessionRegistry {
+        SessionRegistry(vault: container[CredentialVaultKey.self], policy: container[RenewalPolicyKey.self], clock: container[ClockKey.self], events: container[AuthEventsKey.self], logger: container[LoggerKey.self])
     }
-}
-
-/// Middlewares that plug-ins add to every client, per account.
-///
-/// `outer` ones run before redirects are followed (a response cache); `inner` ones run after
-/// authentication, just before the transport, once per hop and attempt (cookies, signing).
-public struct PluginMiddlewares: Sendable {
-    /// Builds a middleware for the client described by the context.
-    public typealias Factory = @Sendable (PluginContext) -> any Middleware
-    /// Outermost middlewares, in order.
-    public var outer: [Factory] = []
-    /// Innermost middlewares, in order.
-    public var inner: [Factory] = []
-    /// None.
-    public init() {}
-}
-
-/// What a plug-in middleware factory knows about the client it builds a middleware for.
-public struct PluginContext: Sendable, CustomReflectable {
-    /// The container building the client.
-    public let container: AuthContainer
-    /// The account the client acts as.
-    public let account: AccountKey
-    /// The origins the client's credential may go to (its strategy's hosts): the default
-    /// ``CredentialScope`` of a plug-in that puts a secret of its own on requests.
-    public let allowedHosts: AllowedHosts
-
-    /// Creates a context, for calling a ``PluginMiddlewares/Factory`` by hand (in a test, say).
-    public init(container: AuthContainer, account: AccountKey, allowedHosts: AllowedHosts) {
-        self.container = container
-        self.account = account
-        self.allowedHosts = allowedHosts
-    }
-
-    /// The account only: the container holds values (default headers) that may be secrets.
-    public var customMirror: Mirror {
-        Mirror(self, children: ["account": account.description], displayStyle: .struct)
-    }
-
-    /// The scope of a secret that belongs to this client's account: its hosts, its account,
-    /// the container's events.
-    public var credentialScope: CredentialScope {
-        CredentialScope(allowedHosts: allowedHosts, account: account, events: container[AuthEventsKey.self])
-    }
-}
-
-/// The plug-in middlewares of ``PluginMiddlewares``.
-public enum PluginMiddlewaresKey: AuthContainerKey {
-    /// None.
-    public static func makeDefault(_ container: AuthContainer) -> PluginMiddlewares { PluginMiddlewares() }
 }

@@ -26,7 +26,7 @@ public struct BearerTokenSet: Credential {
     public var idToken: Secret?
     /// `Authorization: <type> <token>`, built when the token or its type is set: every request
     /// carries it, and a JWT is long enough that building and validating it each time shows.
-    private var authorization: SecretField
+    private var authorization: CredentialField
 
     /// Creates a token set.
     public init(
@@ -42,9 +42,9 @@ public struct BearerTokenSet: Credential {
         authorization = Self.authorization(tokenType, self.accessToken)
     }
 
-    private static func authorization(_ tokenType: String, _ token: Secret) -> SecretField {
+    private static func authorization(_ tokenType: String, _ token: Secret) -> CredentialField {
         let type = tokenType == "Bearer" || tokenType.lowercased() == "bearer" ? "Bearer" : tokenType
-        return SecretField(.authorization, value: type + " " + token.reveal)
+        return CredentialField(.authorization, value: type + " " + token.reveal)
     }
 
     /// Sets `Authorization: Bearer <token>`.

@@ -3,8 +3,8 @@ import HTTPTypes
 
 extension AuthRequest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The names whose values this request's description and mirror hide:
-    /// ``SecretFields/standard`` and the names marked on the request.
-    private var redactedNames: SecretFields { SecretFields.standard.union(options.secretFields) }
+    /// ``SecretFieldNames/standard`` and the names marked on the request.
+    private var redactedNames: SecretFieldNames { SecretFieldNames.standard.union(options.secretFields) }
 
     /// Method and target, with the values of secret query items and any user info redacted.
     private var redactedTarget: String {
@@ -24,7 +24,7 @@ extension AuthRequest: CustomStringConvertible, CustomDebugStringConvertible, Cu
     }
 
     /// Method, URL, header fields, body size and options, with every secret value redacted:
-    /// header fields and query items named in ``SecretFields/standard`` or marked on the request
+    /// header fields and query items named in ``SecretFieldNames/standard`` or marked on the request
     /// (``markSecret(header:)``, ``markSecret(queryItem:)``) show `<redacted>`, and the body
     /// shows only its size.
     ///

@@ -20,8 +20,6 @@ extension AuthRequest {
             // The authority as written is already the host field: no need to rebuild it.
             let path = head.path ?? "/"
             guard Self.isOriginFormTarget(path) else { throw Self.badTarget }
-            // The URL the request was made from, while the head still spells it: no new string.
-            if let source = sourceURL, Self.spells(source, scheme: scheme, authority: authority, path: path) { return source }
             return Self.url(scheme: scheme, host: authority, path: path)
         }
         guard let origin = Origin(head) else {
@@ -43,30 +41,6 @@ extension AuthRequest {
         url += host
         url += path
         return url
-    }
-
-    /// Whether `url` is `scheme`, `://`, `authority` and `path`, byte for byte.
-    private static func spells(_ url: String, scheme: String, authority: String, path: String) -> Bool {
-        var (url, scheme, authority, path) = (url, scheme, authority, path)
-        return url.withUTF8 { url in
-            scheme.withUTF8 { scheme in
-                authority.withUTF8 { authority in
-                    path.withUTF8 { path in
-                        let authorityStart = scheme.count + 3
-                        let pathStart = authorityStart + authority.count
-                        guard url.count == pathStart + path.count, let base = url.baseAddress else { return false }
-                        return base[scheme.count] == UInt8(ascii: ":") && base[scheme.count + 1] == UInt8(ascii: "/")
-                            && base[scheme.count + 2] == UInt8(ascii: "/") && Self.bytes(at: base, equal: scheme)
-                            && Self.bytes(at: base + authorityStart, equal: authority) && Self.bytes(at: base + pathStart, equal: path)
-                    }
-                }
-            }
-        }
-    }
-
-    private static func bytes(at start: UnsafePointer<UInt8>, equal bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let other = bytes.baseAddress else { return true }
-        return memcmp(start, other, bytes.count) == 0
     }
 
     private static let badTarget = AuthError.invalidRequest(

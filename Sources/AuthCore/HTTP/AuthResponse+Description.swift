@@ -3,7 +3,7 @@ import HTTPTypes
 
 extension AuthResponse: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// Status, header fields and body size, with the values of the header fields named in
-    /// ``SecretFields/standard`` (`Set-Cookie`, `WWW-Authenticate`, …) redacted; the body shows
+    /// ``SecretFieldNames/standard`` (`Set-Cookie`, `WWW-Authenticate`, …) redacted; the body shows
     /// only its size.
     ///
     /// ```text

@@ -16,56 +16,19 @@ public enum HTTPDate {
     /// checked against the date, and surrounding spaces are ignored. A two-digit RFC 850 year
     /// below 70 is taken as 20xx.
     public static func parse(_ text: String) -> Date? {
-        read(text, byPositionFirst: true)
+        read(text)
     }
 
-    /// ``parse(_:)`` without its reading of the exact IMF-fixdate by position, so that tests can
-    /// hold the two readings to the same answers.
-    package static func parseByCursor(_ text: String) -> Date? {
-        read(text, byPositionFirst: false)
-    }
-
-    @inline(__always)
-    private static func read(_ text: String, byPositionFirst: Bool) -> Date? {
+    private static func read(_ text: String) -> Date? {
         var text = text
         let seconds = text.withUTF8 { bytes -> Int? in
-            // A server's `Date` field is an IMF-fixdate of 29 bytes at fixed places: read by
-            // position (about 300 instructions), every other text by the cursor (about 660).
-            if byPositionFirst, let seconds = imfFixdate(bytes) { return seconds }
             var cursor = Cursor(bytes: bytes)
             return cursor.httpDate()
         }
         return seconds.map { Date(timeIntervalSince1970: TimeInterval($0)) }
     }
 
-    /// Seconds since 1970 of text laid out exactly as `Sun, 06 Nov 1994 08:49:37 GMT` (29 bytes,
-    /// single spaces), read by position; nil for any other text, which ``Cursor`` then reads. For
-    /// text it reads, it gives what the cursor gives: names matched without regard to case, the
-    /// day of the week not checked, the same bounds on every field.
-    private static func imfFixdate(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard bytes.count == 29, let b = bytes.baseAddress else { return nil }
-        let space = UInt8(ascii: " "), colon = UInt8(ascii: ":")
-        guard b[3] == UInt8(ascii: ","), b[4] == space, b[7] == space, b[11] == space, b[16] == space,
-              b[19] == colon, b[22] == colon, b[25] == space,
-              b[26] | 0x20 == UInt8(ascii: "g"), b[27] | 0x20 == UInt8(ascii: "m"), b[28] | 0x20 == UInt8(ascii: "t"),
-              isLetter(b[0]), isLetter(b[1]), isLetter(b[2]) else { return nil }
-        /// The two digits at `i` and `i + 1` as a number; nil unless both are digits.
-        func twoDigits(_ i: Int) -> Int? {
-            let (high, low) = (b[i] &- UInt8(ascii: "0"), b[i + 1] &- UInt8(ascii: "0"))
-            guard high < 10, low < 10 else { return nil }
-            return Int(high) * 10 + Int(low)
-        }
-        guard let day = twoDigits(5), let century = twoDigits(12), let years = twoDigits(14),
-              let hour = twoDigits(17), hour < 24, let minute = twoDigits(20), minute < 60,
-              let second = twoDigits(23), second <= 60,
-              let month = month(b[8], b[9], b[10]) else { return nil }
-        let year = century * 100 + years
-        guard day >= 1, day <= daysIn(month: month, year: year) else { return nil }
-        return daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
-    }
-
     /// Whether `byte` is an ASCII letter.
-    @inline(__always)
     private static func isLetter(_ byte: UInt8) -> Bool {
         (byte | 0x20) &- UInt8(ascii: "a") < 26
     }
@@ -174,7 +137,6 @@ public enum HTTPDate {
         }
 
         /// A four-digit year, or a two-digit one of the RFC 850 form.
-        @inline(__always)
         mutating func year_() -> Int? {
             let start = index
             guard let value = digits(min: 2, max: 4), index - start != 3 else { return nil }
@@ -183,7 +145,6 @@ public enum HTTPDate {
         }
 
         /// `hh:mm:ss` as seconds into the day.
-        @inline(__always)
         mutating func timeOfDay() -> Int? {
             guard let h = digits(min: 2, max: 2), h < 24, take(UInt8(ascii: ":")),
                   let m = digits(min: 2, max: 2), m < 60, take(UInt8(ascii: ":")),
@@ -192,14 +153,12 @@ public enum HTTPDate {
         }
 
         /// A three-letter month name, 1...12.
-        @inline(__always)
         mutating func month_() -> Int? {
             guard let range = letters(min: 3, max: 3) else { return nil }
             return HTTPDate.month(bytes[range.lowerBound], bytes[range.lowerBound + 1], bytes[range.lowerBound + 2])
         }
 
         /// A run of `min...max` ASCII letters (stops at `max`); its range.
-        @inline(__always)
         mutating func letters(min: Int, max: Int) -> Range<Int>? {
             let start = index
             while index < bytes.count, index - start < max, HTTPDate.isLetter(bytes[index]) {
@@ -209,7 +168,6 @@ public enum HTTPDate {
         }
 
         /// A run of `min...max` decimal digits followed by a non-digit; its value.
-        @inline(__always)
         mutating func digits(min: Int, max: Int) -> Int? {
             let start = index
             var value = 0
@@ -220,15 +178,11 @@ public enum HTTPDate {
             }
             return index - start >= min ? value : nil
         }
-
-        @inline(__always)
         mutating func take(_ byte: UInt8) -> Bool {
             guard index < bytes.count, bytes[index] == byte else { return false }
             index += 1
             return true
         }
-
-        @inline(__always)
         mutating func takeCaseInsensitive(_ word: StaticString) -> Bool {
             let count = word.utf8CodeUnitCount
             guard bytes.count - index >= count else { return false }
@@ -237,7 +191,7 @@ public enum HTTPDate {
             return true
         }
 
-        @discardableResult @inline(__always)
+        @discardableResult
         mutating func skipSpaces() -> Int {
             let start = index
             while index < bytes.count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }

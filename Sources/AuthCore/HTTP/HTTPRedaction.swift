@@ -1,20 +1,20 @@
 import HTTPTypes
 
 /// The parts of a request or response as descriptions and mirrors show them: values of secret
-/// header fields and query items (by ``SecretFields``) replaced by `<redacted>`.
+/// header fields and query items (by ``SecretFieldNames``) replaced by `<redacted>`.
 enum HTTPRedaction {
     /// What a hidden value shows instead.
     static let marker = "<redacted>"
 
     /// `Name: value` for each field in order, with the values of secret fields redacted.
-    static func fields(_ fields: HTTPFields, secrets: SecretFields) -> [String] {
+    static func fields(_ fields: HTTPFields, secrets: SecretFieldNames) -> [String] {
         fields.map { field in
             "\(field.name.rawName): \(secrets.containsHeader(field.name.canonicalName) ? marker : field.value)"
         }
     }
 
     /// `path` with the values of secret query items redacted.
-    static func path(_ path: String, secrets: SecretFields) -> String {
+    static func path(_ path: String, secrets: SecretFieldNames) -> String {
         QueryItems.redacting(secrets.queryItemNames, in: path)
     }
 

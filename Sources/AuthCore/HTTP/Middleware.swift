@@ -1,12 +1,16 @@
 /// A step of the request pipeline: sees every request on its way out and its response on the way
 /// back, and may change, repeat or answer it.
 ///
-/// The client is a transport plus an ordered list of middlewares; the first is the outermost.
+/// A client is a transport plus an ordered list of middlewares; the first is the outermost.
+/// ``AuthClient`` links them once, when it is made: each middleware's `next` calls the one after
+/// it, and the last one's calls the transport. Redirects, retries, authentication, logging and
+/// every plug-in are middlewares like any other.
 ///
 /// ## Implementing
 /// Call `next` zero or more times (a retry calls it again; a cache may answer without it) and
 /// return a response. Keep per-request state local: one middleware value serves concurrent
-/// requests. ``ClosureMiddleware`` adapts a closure.
+/// requests. ``ClosureMiddleware`` adapts a closure; ``ObservingMiddleware`` is for a step that
+/// only looks.
 ///
 /// ```swift
 /// struct RequestID: Middleware {
@@ -44,6 +48,37 @@ extension Middleware {
         try await withoutActuallyEscaping(next) { next in
             try await intercept(request, next: MiddlewareNext(next))
         }
+    }
+}
+
+/// The rest of a pipeline, as a middleware receives it: call it like a function,
+/// `try await next(request)`, zero or more times.
+public struct MiddlewareNext: Sendable {
+    /// A closure that stands for the rest of a pipeline.
+    public typealias Body = nonisolated(nonsending) @Sendable (AuthRequest) async throws -> AuthResponse
+
+    private let body: Body
+
+    /// The rest of the pipeline as `body`.
+    public init(_ body: @escaping Body) {
+        self.body = body
+    }
+
+    /// Sends `request` through the rest of the pipeline.
+    public nonisolated(nonsending) func callAsFunction(_ request: AuthRequest) async throws -> AuthResponse {
+        try await body(request)
+    }
+
+    /// `middlewares` (outermost first) in front of `transport`, linked: the pipeline a client
+    /// sends through. Each middleware's `next` is the link made for the middleware after it;
+    /// the last one's sends through the transport.
+    static func linking(_ middlewares: [any Middleware], to transport: any Transport) -> MiddlewareNext {
+        var next = MiddlewareNext { request in try await transport.send(request) }
+        for middleware in middlewares.reversed() {
+            let rest = next
+            next = MiddlewareNext { request in try await middleware.intercept(request, next: rest) }
+        }
+        return next
     }
 }
 

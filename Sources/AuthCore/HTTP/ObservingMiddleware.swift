@@ -2,11 +2,9 @@
 /// on its way back, and changes, repeats and answers nothing (a log, a metric, a rate-limit
 /// signal).
 ///
-/// A client calls these hooks from the step before the observer, as plain synchronous calls, so
-/// an observer costs the pipeline no async frame of its own. ``AuthClient`` never calls an
-/// observer's `intercept`: do not implement one (a step that must wait, change or answer is a
-/// plain ``Middleware``). The `intercept` this protocol provides runs the same hooks around `next`,
-/// for calling an observer by hand.
+/// The `intercept` this protocol provides runs the hooks around `next`; a client calls it as it
+/// calls any middleware's. Do not implement one of your own: a step that must wait, change or
+/// answer is a plain ``Middleware``.
 ///
 /// ```swift
 /// struct StatusLog: ObservingMiddleware {
@@ -38,7 +36,7 @@ extension ObservingMiddleware {
     /// Does nothing.
     public func didFail(_ error: any Error, for request: AuthRequest) {}
 
-    /// Runs the hooks around `next`, as a client does.
+    /// Runs the hooks around `next`.
     public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
         willSend(request)
         do {

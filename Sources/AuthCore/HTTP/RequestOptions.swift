@@ -6,19 +6,15 @@ public struct RequestOptions: Sendable, Equatable {
     /// AuthHTTPClient's transport, its `responseHeadTimeout`.
     public var timeout: Duration?
     /// Header fields and query items of this request that carry secrets, besides
-    /// ``SecretFields/standard``: logs and mirrors redact them, and a hop to another origin drops
+    /// ``SecretFieldNames/standard``: logs and mirrors redact them, and a hop to another origin drops
     /// them. Credentials that write under names of their own add them here when they authorize.
-    public var secretFields: SecretFields
+    public var secretFields: SecretFieldNames
     /// Set by ``RedirectMiddleware`` on a hop from https to http: no credential goes on this
     /// request, nor on a later hop over plain http (see ``CredentialScope``).
     var downgradedByRedirect = false
-    /// Whether these are the options `init()` makes, read field by field (no comparison of sets).
-    var isDefault: Bool {
-        !retryNonIdempotent && timeout == nil && secretFields.isEmpty && !downgradedByRedirect
-    }
 
     /// Creates options; the defaults retry only idempotent methods and use the pipeline's timeout.
-    public init(retryNonIdempotent: Bool = false, timeout: Duration? = nil, secretFields: SecretFields = SecretFields()) {
+    public init(retryNonIdempotent: Bool = false, timeout: Duration? = nil, secretFields: SecretFieldNames = SecretFieldNames()) {
         self.retryNonIdempotent = retryNonIdempotent
         self.timeout = timeout
         self.secretFields = secretFields

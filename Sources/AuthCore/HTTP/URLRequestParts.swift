@@ -11,30 +11,11 @@ package import Foundation
 package enum URLRequestParts {
     /// The parts of `url`, or nil when it has no scheme or no authority with a host.
     package static func of(_ url: URL) -> (scheme: String, authority: String, target: String)? {
-        read(url).map { ($0.scheme, $0.authority, $0.target) }
-    }
-
-    /// The parts of a URL, and the URL's string when that is exactly them.
-    package struct Parts {
-        package let scheme: String
-        package let authority: String
-        package let target: String
-        /// The URL's string when it is exactly `scheme://authority` then the target: no user
-        /// info, empty port or fragment, and a target that starts with `/`.
-        package let whole: String?
-    }
-
-    /// The parts of `url`, or nil when it has no scheme or no authority with a host.
-    package static func read(_ url: URL) -> Parts? {
         var text = url.absoluteString
-        var isWhole = false
-        guard let parts = text.withUTF8({ parts(of: $0, isWhole: &isWhole) }) else { return nil }
-        return Parts(scheme: parts.scheme, authority: parts.authority, target: parts.target, whole: isWhole ? text : nil)
+        return text.withUTF8 { parts(of: $0) }
     }
 
-    /// - Parameter isWhole: Set to whether `bytes` are exactly scheme, `://`, authority and
-    ///   target, as returned.
-    private static func parts(of bytes: UnsafeBufferPointer<UInt8>, isWhole: inout Bool) -> (scheme: String, authority: String, target: String)? {
+    private static func parts(of bytes: UnsafeBufferPointer<UInt8>) -> (scheme: String, authority: String, target: String)? {
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), isScheme(UnsafeBufferPointer(rebasing: bytes[..<colon])),
               bytes.count >= colon + 3, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") else { return nil }
         let authorityStart = colon + 3
@@ -62,7 +43,6 @@ package enum URLRequestParts {
             target = "/" + String(decoding: UnsafeBufferPointer(rebasing: bytes[authorityEnd..<targetEnd]), as: UTF8.self)
         } else {
             target = String(decoding: UnsafeBufferPointer(rebasing: bytes[authorityEnd..<targetEnd]), as: UTF8.self)
-            isWhole = hostStart == authorityStart && hostEnd == authorityEnd && targetEnd == bytes.count
         }
         return (scheme, authority, target)
     }

@@ -31,14 +31,7 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
         self.scope = CredentialScope(allowedHosts: session.strategy.allowedHosts, account: session.account, events: session.events)
     }
 
-    // Inlined into its protocol witness, which the pipeline calls: one async frame per request
-    // instead of two.
     /// Authorizes, sends, and on an authentication failure renews and retries (twice at most).
-    ///
-    /// The credential is held as a reference (`AccountSession.Published`) and every use of the
-    /// strategy is a synchronous call: this runs unspecialized (through `any Middleware`), where a
-    /// value of a generic type kept across an `await` costs a task allocation per request.
-    @inline(__always)
     public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
         guard scope.admits(request, credential: "\(Strategy.Value.self)") else { return try await next(withheld(request)) }
         // One reading of the clock serves the credential's check and the request's sending time
@@ -65,10 +58,6 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
     }
 
     /// Renews the refused credential and sends `request` again (twice at most).
-    ///
-    /// A function of its own, so that the path every answered request takes neither allocates this
-    /// loop's state nor asks the runtime for the metadata of the types only it uses.
-    @inline(never)
     private nonisolated(nonsending) func renewAndRetry(
         _ request: AuthRequest,
         refused response: AuthResponse,
@@ -106,8 +95,7 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
     }
 
     /// `request` without the credential, should it be there already (a server echoed an API key
-    /// into a redirect's `Location`). Not inlined, for the reason `renewAndRetry` is not.
-    @inline(never)
+    /// into a redirect's `Location`).
     private func withheld(_ request: AuthRequest) -> AuthRequest {
         guard let credential = session.loadedCredential() else { return request }
         return request.removingWrites { session.strategy.authorize(&$0, with: credential) }

@@ -38,7 +38,6 @@ public struct CredentialScope: Sendable {
     /// Where ``AuthEvent/credentialWithheld(_:)`` goes; nil reports nothing.
     public let events: AuthEvents?
     private let reported = Reported()
-    private let lastAnswer = LastAnswer()
 
     /// Creates a scope.
     /// - Parameters:
@@ -63,7 +62,7 @@ public struct CredentialScope: Sendable {
     ///   - credential: What would have been written, named without its value ("SigV4 signature",
     ///     "header x-service-token"); built only when the request is refused.
     public func admits(_ request: AuthRequest, credential: @autoclosure () -> String) -> Bool {
-        if lastAnswer.allows(request, by: allowedHosts), !request.options.downgradedByRedirect || Self.isSecure(request) { return true }
+        if allowedHosts.allows(request), !request.options.downgradedByRedirect || Self.isSecure(request) { return true }
         if let events {
             let withheld = CredentialWithheld(account: account, origin: request.origin?.description ?? "an unreadable origin", credential: credential())
             if reported.first(withheld) { events.emit(.credentialWithheld(withheld)) }
@@ -73,47 +72,6 @@ public struct CredentialScope: Sendable {
 
     private static func isSecure(_ request: AuthRequest) -> Bool {
         request.origin?.isSecure == true
-    }
-
-    /// The answer of `AllowedHosts.allows(_:)` for a request, kept for the scheme and authority asked
-    /// about last, byte for byte: a client calling one host again and again asks once (the
-    /// answer depends on those two alone, and the hosts never change). The entry is known by a
-    /// `KeptTarget`, as the transport's last target is.
-    private final class LastAnswer: Sendable {
-        private final class Entry: Sendable {
-            let key: KeptTarget
-            let scheme: String?
-            let authority: String?
-            let allows: Bool
-
-            init(key: KeptTarget, allows: Bool) {
-                self.key = key
-                (scheme, authority) = (key.fields.scheme?.value, key.fields.authority?.value)
-                self.allows = allows
-            }
-
-            /// `kept` under `key`, whose scheme and authority are the same bytes as its own.
-            init(key: KeptTarget, sameAs kept: Entry) {
-                self.key = key
-                (scheme, authority, allows) = (kept.scheme, kept.authority, kept.allows)
-            }
-        }
-
-        private let last = LastEntry<Entry>()
-
-        func allows(_ request: AuthRequest, by hosts: AllowedHosts) -> Bool {
-            let target = request.head.pseudoHeaderFields
-            if let kept = last.kept {
-                if kept.key.holds(target) { return kept.allows }
-                if sameBytes(kept.authority, target.authority?.value) && sameBytes(kept.scheme, target.scheme?.value) {
-                    if let key = kept.key.replacement(for: request) { last.keep(Entry(key: key, sameAs: kept)) }
-                    return kept.allows
-                }
-            }
-            let allows = hosts.allows(request)
-            last.keep(Entry(key: KeptTarget(of: request), allows: allows))
-            return allows
-        }
     }
 
     /// The withheld credentials already reported, at most ``limit`` of them.

@@ -3,7 +3,7 @@ public import HTTPTypes
 /// Adds header fields to requests: static values, and values computed per request (such as a
 /// per-account device id). Fields the request already has are kept.
 ///
-/// A field under a secret name (``SecretFields/standard``, such as `Authorization` or
+/// A field under a secret name (``SecretFieldNames/standard``, such as `Authorization` or
 /// `X-API-Key`, or a name in `secretFields`) is a credential: it is added only to requests whose
 /// origin `secretScope` allows, on the first request and on every redirect hop, and marked on
 /// the request so that a redirect to another origin drops it. For any other origin it is left
@@ -12,7 +12,7 @@ public import HTTPTypes
 /// ```swift
 /// let headers = HeadersMiddleware(
 ///     [.userAgent: "MyApp/1", HTTPField.Name("X-Service-Token")!: token],
-///     secretFields: SecretFields(headers: ["X-Service-Token"]),
+///     secretFields: SecretFieldNames(headers: ["X-Service-Token"]),
 ///     secretScope: CredentialScope(allowedHosts: AllowedHosts(["api.example.com"])))
 /// ```
 public struct HeadersMiddleware: Middleware, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
@@ -20,24 +20,24 @@ public struct HeadersMiddleware: Middleware, CustomStringConvertible, CustomDebu
     private let secret: HTTPFields
     private let dynamic: (@Sendable (AuthRequest) async throws -> HTTPFields)?
     /// Every name whose value is a secret: the standard ones and those given.
-    private let secretNames: SecretFields
+    private let secretNames: SecretFieldNames
     private let secretScope: CredentialScope
 
     /// Creates the middleware.
     /// - Parameters:
     ///   - fields: Added to every request (those under a secret name only where `secretScope`
     ///     allows).
-    ///   - secretFields: Names whose values are secrets, besides ``SecretFields/standard``.
+    ///   - secretFields: Names whose values are secrets, besides ``SecretFieldNames/standard``.
     ///   - secretScope: The origins secret values may go to; by default none, so that a secret
     ///     is never sent to an origin nobody chose for it.
     ///   - dynamic: Computed for each request and added too, under the same rule.
     public init(
         _ fields: HTTPFields = [:],
-        secretFields: SecretFields = SecretFields(),
+        secretFields: SecretFieldNames = SecretFieldNames(),
         secretScope: CredentialScope = CredentialScope(allowedHosts: AllowedHosts([])),
         dynamic: (@Sendable (AuthRequest) async throws -> HTTPFields)? = nil
     ) {
-        let names = SecretFields.standard.union(secretFields)
+        let names = SecretFieldNames.standard.union(secretFields)
         self.plain = HTTPFields(fields.filter { !names.containsHeader($0.name.canonicalName) })
         self.secret = HTTPFields(fields.filter { names.containsHeader($0.name.canonicalName) })
         self.secretNames = names

@@ -5,7 +5,7 @@ public import Logging
 ///
 /// At `debug`: one line per request and per response (method, URL with secret query values
 /// redacted, status, byte counts). At `trace`: also the header fields, with the values of secret
-/// fields replaced by `<redacted>`: ``SecretFields/standard`` (`Authorization`, cookies, API-key
+/// fields replaced by `<redacted>`: ``SecretFieldNames/standard`` (`Authorization`, cookies, API-key
 /// and signature headers…), the names given here (a container passes its
 /// `container.markSecret(_:)` names), and the names each request marks (a credential that
 /// writes under a header or query name of its own marks it). Bodies are never logged. Nothing
@@ -14,7 +14,7 @@ public import Logging
 /// flight may log its response without its request, or the other way round.
 public struct LoggingMiddleware: ObservingMiddleware {
     private let logger: Logger
-    private let secretFields: SecretFields
+    private let secretFields: SecretFieldNames
     /// Whether the logger is one that discards everything (`SwiftLogNoOpLogHandler`, the
     /// container's default), whose level never changes: each hook then returns at once, without
     /// asking the handler for its level (about 320 instructions a request for the two hooks).
@@ -23,17 +23,17 @@ public struct LoggingMiddleware: ObservingMiddleware {
     /// Creates the middleware.
     /// - Parameters:
     ///   - logger: The caller's logger; its level decides what is logged.
-    ///   - secretFields: Header and query item names to redact besides ``SecretFields/standard``
+    ///   - secretFields: Header and query item names to redact besides ``SecretFieldNames/standard``
     ///     and the names each request marks (``RequestOptions/secretFields``).
-    public init(logger: Logger, secretFields: SecretFields = SecretFields()) {
+    public init(logger: Logger, secretFields: SecretFieldNames = SecretFieldNames()) {
         self.logger = logger
-        self.secretFields = SecretFields.standard.union(secretFields)
+        self.secretFields = SecretFieldNames.standard.union(secretFields)
         self.discards = logger.handler is SwiftLogNoOpLogHandler
     }
 
     /// Creates the middleware with extra names to redact (case-insensitive).
     public init(logger: Logger, extraSensitiveHeaders: Set<String>, extraSensitiveQueryItems: Set<String> = []) {
-        self.init(logger: logger, secretFields: SecretFields(headers: extraSensitiveHeaders, queryItems: extraSensitiveQueryItems))
+        self.init(logger: logger, secretFields: SecretFieldNames(headers: extraSensitiveHeaders, queryItems: extraSensitiveQueryItems))
     }
 
     /// Logs the request.
@@ -63,16 +63,16 @@ public struct LoggingMiddleware: ObservingMiddleware {
     // The hooks share no state, so the response and failure lines redact the URL again: work
     // done only when the logger is at `debug` or below, for lines that stand on their own when
     // requests interleave.
-    private func secrets(of request: AuthRequest) -> SecretFields {
+    private func secrets(of request: AuthRequest) -> SecretFieldNames {
         request.options.secretFields.isEmpty ? secretFields : secretFields.union(request.options.secretFields)
     }
 
     /// The request's URL with its authority's user information and secret query values redacted.
-    private func target(of request: AuthRequest, _ secrets: SecretFields) -> String {
+    private func target(of request: AuthRequest, _ secrets: SecretFieldNames) -> String {
         "\(request.head.scheme ?? "")://\(HTTPRedaction.authority(request.head.authority ?? ""))\(QueryItems.redacting(secrets.queryItemNames, in: request.head.path ?? "/"))"
     }
 
-    private static func redacted(_ fields: HTTPFields, _ secrets: SecretFields) -> Logger.MetadataValue {
+    private static func redacted(_ fields: HTTPFields, _ secrets: SecretFieldNames) -> Logger.MetadataValue {
         .dictionary(Dictionary(fields.map { field in
             let name = field.name.canonicalName
             return (name, Logger.MetadataValue.string(secrets.containsHeader(name) ? "<redacted>" : field.value))

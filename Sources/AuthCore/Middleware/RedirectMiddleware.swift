@@ -5,7 +5,7 @@ public import HTTPTypes
 ///
 /// 303 becomes GET (and 301/302 after a POST, as browsers do), dropping the body. On a hop to
 /// another origin, or from https to http, credentials are stripped: every field and query item
-/// of ``SecretFields/standard``, of the names given here, and of the names the request marks
+/// of ``SecretFieldNames/standard``, of the names given here, and of the names the request marks
 /// (each credential, signer and secret header marks what it writes). What runs inside this
 /// middleware sees each hop and puts its secret on it only if the hop's origin is one of its own
 /// (``CredentialScope``): together, no order of middlewares sends a credential to an origin its
@@ -15,41 +15,29 @@ public struct RedirectMiddleware: Middleware {
     public let maxHops: Int
     /// Header and query item names removed on a cross-origin or downgrading hop, besides the names
     /// each request marks (``RequestOptions/secretFields``).
-    public let secretFields: SecretFields
+    public let secretFields: SecretFieldNames
 
     /// Creates the middleware.
     /// - Parameters:
     ///   - maxHops: The most redirects followed for one request.
-    ///   - secretFields: Names to strip besides ``SecretFields/standard`` (a container passes
+    ///   - secretFields: Names to strip besides ``SecretFieldNames/standard`` (a container passes
     ///     its `container.markSecret(_:)` names).
-    public init(maxHops: Int = 10, secretFields: SecretFields = SecretFields()) {
+    public init(maxHops: Int = 10, secretFields: SecretFieldNames = SecretFieldNames()) {
         self.maxHops = maxHops
-        self.secretFields = SecretFields.standard.union(secretFields)
+        self.secretFields = SecretFieldNames.standard.union(secretFields)
     }
 
     /// Creates the middleware with extra header and query item names to strip.
     public init(maxHops: Int = 10, extraSensitiveHeaders: [HTTPField.Name], sensitiveQueryItems: Set<String> = []) {
-        self.init(maxHops: maxHops, secretFields: SecretFields(headers: extraSensitiveHeaders.map(\.canonicalName), queryItems: sensitiveQueryItems))
+        self.init(maxHops: maxHops, secretFields: SecretFieldNames(headers: extraSensitiveHeaders.map(\.canonicalName), queryItems: sensitiveQueryItems))
     }
 
-    // Inlined into its protocol witness: one async frame per request instead of two. A client
-    // whose pipeline has this middleware at the front of a link does not call it: the link runs
-    // `following(_:through:)` itself (see `ResendingLoops`).
-    /// Sends and follows redirects.
-    @inline(__always)
+    /// Sends `request`, and each request its redirects lead to, up to ``maxHops``.
     public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
-        try await following(request, through: next)
-    }
-
-    /// Sends `request` through `sender`, and each request its redirects lead to, up to
-    /// ``maxHops``: the middleware's whole work, inlined (with the sender's `send`) into the
-    /// function that calls it.
-    @inline(__always)
-    nonisolated(nonsending) func following<Sender: RequestSender>(_ request: AuthRequest, through sender: Sender) async throws -> AuthResponse {
         var current = request
         var hops = 0
         while true {
-            let response = try await sender.send(current)
+            let response = try await next(current)
             guard Self.isRedirect(response.status.code),
                   let location = response.head.headerFields[.location] else { return response }
             hops += 1
@@ -64,9 +52,7 @@ public struct RedirectMiddleware: Middleware {
         }
     }
 
-    /// The request for redirect number `hops`, or the error past ``maxHops``. Out of the loop's
-    /// line, as the rest of a redirect's handling: the loop is inlined into the pipeline's link.
-    @inline(never)
+    /// The request for redirect number `hops`, or the error past ``maxHops``.
     func hop(from request: AuthRequest, status: Int, location: String, hops: Int) throws -> AuthRequest {
         guard hops <= maxHops else {
             throw AuthError(code: .redirect, message: "more than \(maxHops) redirects", status: status)
@@ -91,7 +77,7 @@ public struct RedirectMiddleware: Middleware {
             let secrets = secretFields.union(request.options.secretFields)
             next.head.headerFields = HTTPFields(next.head.headerFields.filter { !secrets.containsHeader($0.name.canonicalName) })
             next.head.path = QueryItems.removing(secrets.queryItemNames, from: next.head.path ?? "/")
-            next.options.secretFields = SecretFields()
+            next.options.secretFields = SecretFieldNames()
         }
         return next
     }

@@ -13,9 +13,6 @@ public struct RetryMiddleware: Middleware {
     public let policy: RetryPolicy
     private let clock: any AuthClock
     private let random: @Sendable () -> Double
-    /// The policy's lowest retryable status: a response below it (a 200, most of them) is
-    /// returned without hashing its status into the policy's set.
-    private let lowestRetryable: Int
 
     /// Creates the middleware.
     /// - Parameters:
@@ -26,31 +23,18 @@ public struct RetryMiddleware: Middleware {
         self.policy = policy
         self.clock = clock
         self.random = random
-        self.lowestRetryable = policy.retryableStatuses.min() ?? .max
     }
 
-    // Inlined into its protocol witness: one async frame per request instead of two. A client
-    // whose pipeline has this middleware at the front of a link does not call it: the link runs
-    // `attempts(_:through:)` itself (see `ResendingLoops`).
     /// Sends, and repeats while the policy allows.
-    @inline(__always)
     public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
-        try await attempts(request, through: next)
-    }
-
-    /// Sends `request` through `sender`, and again while the policy allows: the middleware's
-    /// whole work, inlined (with the sender's `send`) into the function that calls it.
-    @inline(__always)
-    nonisolated(nonsending) func attempts<Sender: RequestSender>(_ request: AuthRequest, through sender: Sender) async throws -> AuthResponse {
-        guard Self.mayRetry(request), policy.maxAttempts > 1 else { return try await sender.send(request) }
+        guard Self.mayRetry(request), policy.maxAttempts > 1 else { return try await next(request) }
         let start = clock.now()
         var attempt = 1
         while true {
             let delay: Duration
             do {
-                let response = try await sender.send(request)
-                // Most answers are below every retryable status: no further look.
-                guard response.status.code >= lowestRetryable, let wait = retryDelay(after: response, attempt: attempt, start: start) else { return response }
+                let response = try await next(request)
+                guard let wait = retryDelay(after: response, attempt: attempt, start: start) else { return response }
                 delay = wait
             } catch {
                 guard let wait = retryDelay(after: error, attempt: attempt, start: start) else { throw error }
@@ -61,11 +45,7 @@ public struct RetryMiddleware: Middleware {
         }
     }
 
-    // The decisions after an answer or a failure, out of the loop's line: the loop is inlined
-    // into the pipeline's link with the rest of it, and a smaller loop leaves room for that.
-
     /// How long to wait before trying again after `response`; nil to return it.
-    @inline(never)
     private func retryDelay(after response: AuthResponse, attempt: Int, start: Date) -> Duration? {
         guard policy.retryableStatuses.contains(response.status.code), attempt < policy.maxAttempts else { return nil }
         let delay = waitTime(for: response, attempt: attempt)
@@ -73,7 +53,6 @@ public struct RetryMiddleware: Middleware {
     }
 
     /// How long to wait before trying again after `error`; nil to throw it.
-    @inline(never)
     private func retryDelay(after error: any Error, attempt: Int, start: Date) -> Duration? {
         guard let error = error as? AuthError, error.code == .transport, policy.retryTransportErrors, attempt < policy.maxAttempts else { return nil }
         let delay = policy.backoff(afterAttempt: attempt, random: random())

@@ -11,7 +11,7 @@ protocol StoreReconciling: AnyObject, Sendable {
 }
 
 extension AccountSession: StoreReconciling {
-    /// Keeps the coordinator's change follower alive for as long as this session is in use.
+    /// Keeps the registry's change follower alive for as long as this session is in use.
     nonisolated func keep(_ follower: ChangeFollower) {
         changeFollower.withLock { $0 = follower }
     }
@@ -91,5 +91,21 @@ extension AccountSession: StoreReconciling {
         failedCredential = nil
         events.emit(.signedOut(account))
         logger.info("the credential was removed elsewhere (signed out)", metadata: ["account": "\(account)"])
+    }
+
+    /// Reads the stored credential into memory, unless a sign-in, a sign-out or another read
+    /// changed it meanwhile.
+    func load() async throws {
+        let started = generation
+        let startedRevision = revision
+        do {
+            let stored = try await vault.loadRecord(Strategy.Value.self, for: account)
+            storeRecovered()
+            // A sign-in or sign-out, another load or a re-read after a change set it meanwhile.
+            guard started == generation, startedRevision == revision else { return }
+            set(stored?.credential, obtainedAt: stored.map(obtained) ?? .distantPast)
+        } catch let error as CredentialStoreError {
+            throw storageFailure(error, "the credential could not be read")
+        }
     }
 }

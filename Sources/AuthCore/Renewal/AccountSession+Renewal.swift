@@ -16,6 +16,133 @@ enum RenewalOutcome<Value: Sendable>: Sendable {
     case adopted(Value, at: Date)
 }
 
+// MARK: - Planning: use, wait or lead
+
+extension AccountSession {
+    /// A credential newer than `stale`: the current one if it already differs, else a renewed one.
+    /// Concurrent callers share one renewal.
+    ///
+    /// Meant for a credential the server rejected: the renewal counts against the budget.
+    public nonisolated func renew(from stale: Strategy.Value?) async throws -> Strategy.Value {
+        try await resolve(planRenewal(from: stale, forcedByRejection: true))
+    }
+
+    /// A credential to use now, the renewal to wait for, or a renewal this caller starts.
+    ///
+    /// The actor only decides; callers start and wait for a renewal outside it
+    /// (``resolve(_:)``), so when a renewal finishes, its many waiters resume in parallel
+    /// instead of one by one on the actor.
+    enum Plan: Sendable {
+        case use(Strategy.Value)
+        case wait(RenewalFlight<Strategy.Value>)
+        /// The flight is registered as in flight; the caller starts it.
+        case lead(RenewalFlight<Strategy.Value>, Renewal)
+    }
+
+    /// What a renewal starts from.
+    struct Renewal: Sendable {
+        /// The credential in memory that is due or was rejected (nil when none is loaded).
+        let stale: Strategy.Value?
+        /// Server time when it was planned.
+        let now: Date
+        /// The session's generation when it was planned.
+        let generation: UInt64
+        /// Whether it took a place in the renewal budget.
+        let counted: Bool
+    }
+
+    nonisolated func resolve(_ plan: Plan) async throws -> Strategy.Value {
+        switch plan {
+        case .use(let credential):
+            return credential
+        case .wait(let flight):
+            return try await flight.value
+        case .lead(let flight, let renewal):
+            start(flight, renewal)
+            return try await flight.value
+        }
+    }
+
+    /// Runs a renewal in a task of its own, so that no waiter's cancellation cancels it.
+    ///
+    /// The task starts at once on the caller's thread (`Task.immediate`) and runs until the
+    /// refresher first suspends: the renewal's request goes out before the work queued behind
+    /// this caller (under a burst, the other requests of the burst) rather than after it.
+    private nonisolated func start(_ flight: RenewalFlight<Strategy.Value>, _ renewal: Renewal) {
+        let operation: @Sendable () async -> Void = { await self.fly(flight, renewal) }
+        if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+            Task.immediate(operation: operation)
+        } else {
+            Task(operation: operation)
+        }
+    }
+
+    /// Renews, records the outcome on the actor, then lets the waiters go: a request that
+    /// arrives in between already finds the renewed credential (or the failure) published.
+    private nonisolated func fly(_ flight: RenewalFlight<Strategy.Value>, _ renewal: Renewal) async {
+        let result: Result<Strategy.Value, any Error>
+        do {
+            let outcome = try await performRenewal(renewal, flight: flight)
+            result = await finishRenewal(outcome, flight: flight, renewal)
+        } catch {
+            result = await failRenewal(error, flight: flight, renewal)
+        }
+        flight.finish(result)
+    }
+
+    func planCredential() async throws -> Plan {
+        if failure != nil { try await recoverFromFailure() }
+        if let inFlight { return .wait(inFlight) }
+        if !loaded { try await load() }
+        guard let credential = current else { return try await planRenewal(from: nil, forcedByRejection: false) }
+        if isDue(credential) {
+            return try await planRenewal(from: credential, forcedByRejection: false)
+        }
+        return .use(credential)
+    }
+
+    func planRenewal(from stale: Strategy.Value?, forcedByRejection: Bool) async throws -> Plan {
+        if failure != nil { try await recoverFromFailure() }
+        if let inFlight { return .wait(inFlight) }
+        if let current, current != stale, !isDue(current) {
+            return .use(current)
+        }
+        if persisting {
+            throw AuthError(code: .storage, message: "the credential renewed last cannot be stored yet; renewing again waits until the store takes it", account: account)
+        }
+        let now = serverNow
+        let counted = stale == nil || stale != current
+            || policy.renewalCounts(expiresAt: current?.expiresAt, obtainedAt: obtainedAt, now: now, forcedByRejection: forcedByRejection)
+        if counted { try reserveRenewal() }
+        let flight = RenewalFlight<Strategy.Value>()
+        inFlight = flight
+        return .lead(flight, Renewal(stale: stale, now: now, generation: generation, counted: counted))
+    }
+
+    /// Whether `credential` is due for renewal now, by the server's clock as the client sees it.
+    func isDue(_ credential: Strategy.Value) -> Bool {
+        let leeway = credential == current ? policy.leeway(expiresAt: credential.expiresAt, obtainedAt: obtainedAt) : policy.leeway
+        return strategy.needsRenewal(credential, now: serverNow, leeway: leeway)
+    }
+
+    func giveBackReservation() {
+        if !renewalTimes.isEmpty { renewalTimes.removeLast() }
+    }
+
+    func reserveRenewal() throws {
+        let now = clock.now()
+        renewalTimes.removeAll { now.timeIntervalSince($0) >= policy.window.seconds }
+        guard renewalTimes.count < policy.maxRenewals else {
+            events.emit(.excessiveRenewal(account))
+            logger.error("excessive renewal", metadata: ["account": "\(account)", "limit": "\(policy.maxRenewals)"])
+            throw AuthError(code: .excessiveRenewal, message: "more than \(policy.maxRenewals) renewals within \(policy.window); the server keeps rejecting renewed credentials", account: account)
+        }
+        renewalTimes.append(now)
+    }
+}
+
+// MARK: - Renewing, inside the refresh lock when the store has one
+
 extension AccountSession {
     /// Renews the credential, inside the store's refresh lock when it has one.
     ///
@@ -128,5 +255,130 @@ extension AccountSession {
     /// When a stored credential was obtained, in server time: when its record was written.
     nonisolated func obtained(_ stored: StoredCredential<Strategy.Value>) -> Date {
         stored.updatedAt.addingTimeInterval(clockSkew)
+    }
+}
+
+// MARK: - Outcome
+
+/// How a renewal's end, or a failure that only a new sign-in ends, changes the session.
+extension AccountSession {
+    /// After a failure that needs a new sign-in: looks in the store, at most once per
+    /// ``RenewalPolicy/failureRecheckInterval``, for a credential signed in elsewhere (another
+    /// process sharing the store) and adopts it; otherwise throws the failure again. Requests
+    /// that arrive during the look wait for it.
+    func recoverFromFailure() async throws {
+        guard let recorded = failure else { return }
+        let look: Task<Void, Never>
+        if let recheck {
+            look = recheck
+        } else {
+            let now = clock.now()
+            if let last = lastFailureCheck, now.timeIntervalSince(last) < policy.failureRecheckInterval.seconds { throw recorded }
+            lastFailureCheck = now
+            look = Task { await self.adoptCredentialSignedInElsewhere() }
+            recheck = look
+        }
+        await look.value
+        if let failure { throw failure }
+    }
+
+    func adoptCredentialSignedInElsewhere() async {
+        defer { recheck = nil }
+        let stored = try? await vault.loadRecord(Strategy.Value.self, for: account)
+        guard failure != nil, let stored, stored.credential != failedCredential,
+              !strategy.needsRenewal(stored.credential, now: serverNow, leeway: .zero) else { return }
+        set(stored.credential, obtainedAt: obtained(stored))
+        failure = nil
+        failedCredential = nil
+        renewalTimes.removeAll()
+        logger.info("a credential signed in elsewhere replaces the recorded failure", metadata: ["account": "\(account)"])
+    }
+
+    /// Publishes a renewal's outcome, unless a sign-in or sign-out happened meanwhile.
+    func finishRenewal(_ outcome: RenewalOutcome<Strategy.Value>, flight: RenewalFlight<Strategy.Value>, _ renewal: Renewal) -> Result<Strategy.Value, any Error> {
+        // Cleared last, so observers see the outcome, not the old credential in between.
+        defer { if inFlight === flight { inFlight = nil } }
+        guard renewal.generation == generation else { return superseded() }
+        persisting = false
+        switch outcome {
+        case .renewed(let value, let at):
+            set(value, obtainedAt: at)
+            events.emit(.renewed(account))
+            return .success(value)
+        case .adopted(let value, let at):
+            if renewal.counted { giveBackReservation() }
+            set(value, obtainedAt: at)
+            return .success(value)
+        }
+    }
+
+    /// Uses a renewed credential the store could not take yet, while the renewal retries the write.
+    func publishUnpersisted(_ value: Strategy.Value, at: Date, flight: RenewalFlight<Strategy.Value>, _ renewal: Renewal, reason: String) {
+        guard renewal.generation == generation else { return }
+        // Cleared last, so observers see the outcome, not the old credential in between.
+        defer { if inFlight === flight { inFlight = nil } }
+        persisting = true
+        set(value, obtainedAt: at)
+        events.emit(.persistFailed(account, reason: reason))
+        logger.error("the renewed credential cannot be stored yet; using it and retrying", metadata: ["account": "\(account)"])
+        flight.finish(.success(value))
+    }
+
+    /// Whether no sign-in or sign-out happened since `renewal` was planned.
+    func isCurrent(_ renewal: Renewal) -> Bool { renewal.generation == generation }
+
+    /// What the waiters of a renewal overtaken by a sign-in or sign-out get: its credential.
+    func superseded() -> Result<Strategy.Value, any Error> {
+        if let current { return .success(current) }
+        return .failure(AuthError(code: .notSignedIn, message: "the account was signed out while its credential was being renewed; sign in first", account: account))
+    }
+
+    /// Records a failure that only a new sign-in (here or elsewhere) ends: requests fail fast.
+    func record(_ final: AuthError, rejected: Strategy.Value?) {
+        failure = final
+        failedCredential = rejected
+        lastFailureCheck = clock.now()
+    }
+
+    /// Records a failed renewal and returns the result every waiter gets.
+    func failRenewal(_ error: any Error, flight: RenewalFlight<Strategy.Value>, _ renewal: Renewal) -> Result<Strategy.Value, any Error> {
+        // Cleared last, so observers see the outcome, not the old credential in between.
+        defer { if inFlight === flight { inFlight = nil } }
+        guard renewal.generation == generation else { return superseded() }
+        persisting = false
+        var error = error
+        var rejected = renewal.stale ?? current
+        if let rejection = error as? RejectedCredential<Strategy.Value> {
+            error = rejection.error
+            rejected = rejection.credential
+        }
+        guard let authError = error as? AuthError else {
+            events.emit(.renewalFailed(account, reason: String(describing: error)))
+            logger.warning("renewal failed", metadata: ["account": "\(account)", "error": "\(error)"])
+            return .failure(error)
+        }
+        let final = AuthError(code: authError.code, message: authError.message, account: account, status: authError.status, underlying: authError.underlying)
+        switch authError.code {
+        case .reauthenticationRequired:
+            record(final, rejected: rejected)
+            events.emit(.reauthenticationRequired(account, reason: authError.message))
+            logger.warning("re-authentication required", metadata: ["account": "\(account)"])
+        case .misconfigured:
+            record(final, rejected: rejected)
+            events.emit(.renewalFailed(account, reason: authError.message))
+            logger.error("the token endpoint rejected the client configuration", metadata: ["account": "\(account)"])
+        case .notSignedIn:
+            // Nothing was renewed (signed out, here or elsewhere): give the reservation back, so
+            // that asking while signed out never turns into `excessiveRenewal`.
+            if renewal.counted { giveBackReservation() }
+            set(nil, obtainedAt: .distantPast)
+        case .storage:
+            // The store failed, not the server: not a renewal (the event was sent where it failed).
+            if renewal.counted { giveBackReservation() }
+        default:
+            events.emit(.renewalFailed(account, reason: authError.message))
+            logger.warning("renewal failed", metadata: ["account": "\(account)", "error": "\(authError)"])
+        }
+        return .failure(final)
     }
 }

@@ -5,7 +5,7 @@ import Synchronization
 /// The credential state of one account in this process: the current credential, the one
 /// renewal in flight, the renewal budget and a failure that needs a new sign-in.
 ///
-/// Every client of the account shares one session (``RenewalCoordinator`` hands them out), so
+/// Every client of the account shares one session (``SessionRegistry`` hands them out), so
 /// many concurrent requests that find the credential expired or rejected wait for one renewal.
 /// With a store that has ``RefreshLocking``, renewal also excludes other processes and first
 /// re-reads the store, adopting a credential another process already renewed.
@@ -71,31 +71,36 @@ public actor AccountSession<Strategy: AuthStrategy> {
     /// A renewed credential is in use but not yet stored: no further renewal until it is.
     var persisting = false { didSet { reconcileIfPending() } }
 
-    /// What a request may read without entering the actor: the credential while it is loaded,
-    /// no renewal is in flight and no failure is recorded (nil otherwise), the renewal in flight
-    /// (while no failure is recorded), and the clock skew. Most requests find a valid credential
-    /// here, and requests arriving during a renewal find the renewal to wait for, so neither
-    /// costs an actor hop; everything else takes the isolated path.
+    /// What requests read and write without entering the actor (see ``SharedState``).
     nonisolated let shared = Mutex(SharedState())
-    /// The last `Date` field seen (``observeServerDateField(_:sentAt:)``); a concrete type, so reading it
-    /// needs no generic metadata.
-    nonisolated let lastDateField = Mutex<String?>(nil)
-    /// The second of the session's clock in which a response's `Date` was last read
-    /// (``takesServerDate(sentAt:)``); `Int64.min` before the first.
-    nonisolated let lastDateSecond = Atomic<Int64>(.min)
-    /// The ``revision`` of the last published credential a server took (``noteAccepted(_:)``).
-    nonisolated let acceptedRevision = Atomic<UInt64>(.max)
     /// Who follows ``states()``, and what they were last told.
     nonisolated let stateObservers = Mutex(StateObservers())
-    /// The change follower of the coordinator that made this session, if its store has a feed.
+    /// The change follower of the registry that made this session, if its store has a feed.
     nonisolated let changeFollower = Mutex<ChangeFollower?>(nil)
 
+    /// The part of the session that requests use without entering the actor, under one lock.
+    ///
+    /// `ready` and `renewal` are a snapshot of the actor's state, written only by the actor
+    /// (`publish()`, on every change of the state they derive from), so a request that finds a
+    /// credential here finds the one the actor holds. The rest is state of its own, written by
+    /// requests. Most requests find a valid credential here, and requests arriving during a
+    /// renewal find the renewal to wait for, so neither costs an actor hop; everything else takes
+    /// the isolated path.
     struct SharedState: Sendable {
+        /// The credential while it is loaded, no renewal is in flight and no failure is
+        /// recorded; nil otherwise.
         var ready: Published?
+        /// The renewal in flight, while no failure is recorded.
         var renewal: RenewalFlight<Strategy.Value>?
+        /// The estimated server clock minus the local clock, in seconds.
         var skew: TimeInterval = 0
         /// Whether the last store operation failed (one `storeUnavailable` event per episode).
         var storeFaulted = false
+        /// The ``revision`` of the last published credential a server took (``noteAccepted(_:)``).
+        var acceptedRevision = UInt64.max
+        /// The second of the session's clock in which a response's `Date` was last read
+        /// (``takesServerDate(sentAt:)``); nil before the first.
+        var lastDateSecond: Int64?
     }
 
     private func publish() {
@@ -119,7 +124,7 @@ public actor AccountSession<Strategy: AuthStrategy> {
         for observer in observers { observer.finish() }
     }
 
-    /// Creates a session; prefer ``RenewalCoordinator/session(for:strategy:)``.
+    /// Creates a session; prefer ``SessionRegistry/session(for:strategy:)``.
     public init(account: AccountKey, strategy: Strategy, vault: CredentialVault, policy: RenewalPolicy = .init(), clock: any AuthClock = SystemClock(), events: AuthEvents = AuthEvents(), logger: Logger = Logger(label: "AuthKit")) {
         self.account = account
         self.strategy = strategy
@@ -205,10 +210,6 @@ public actor AccountSession<Strategy: AuthStrategy> {
     /// The loaded credential when it can be used as it is at `now` by the client's clock (not due
     /// for renewal, no renewal in flight, no failure recorded), read without entering the actor;
     /// nil otherwise.
-    ///
-    /// Specialized for ``BearerStrategy``: requests reach this through `any Middleware`, so it
-    /// runs as unspecialized generic code that would look up type metadata on every call.
-    @_specialize(where Strategy == BearerStrategy)
     nonisolated func readyCredential(at now: Date) -> Published? {
         shared.withLock { state in
             guard let ready = state.ready,
@@ -216,124 +217,245 @@ public actor AccountSession<Strategy: AuthStrategy> {
             return ready
         }
     }
+}
 
-    /// A credential newer than `stale`: the current one if it already differs, else a renewed one.
-    /// Concurrent callers share one renewal.
-    ///
-    /// Meant for a credential the server rejected: the renewal counts against the budget.
-    public nonisolated func renew(from stale: Strategy.Value?) async throws -> Strategy.Value {
-        try await resolve(planRenewal(from: stale, forcedByRejection: true))
-    }
+// MARK: - Reading the credential without entering the actor
 
-    /// A credential to use now, the renewal to wait for, or a renewal this caller starts.
-    ///
-    /// The actor only decides; callers start and wait for a renewal outside it
-    /// (``resolve(_:)``), so when a renewal finishes, its many waiters resume in parallel
-    /// instead of one by one on the actor.
-    private enum Plan: Sendable {
-        case use(Strategy.Value)
-        case wait(RenewalFlight<Strategy.Value>)
-        /// The flight is registered as in flight; the caller starts it.
-        case lead(RenewalFlight<Strategy.Value>, Renewal)
-    }
-
-    /// What a renewal starts from.
-    struct Renewal: Sendable {
-        /// The credential in memory that is due or was rejected (nil when none is loaded).
-        let stale: Strategy.Value?
-        /// Server time when it was planned.
-        let now: Date
-        /// The session's generation when it was planned.
-        let generation: UInt64
-        /// Whether it took a place in the renewal budget.
-        let counted: Bool
-    }
-
-    private nonisolated func resolve(_ plan: Plan) async throws -> Strategy.Value {
-        switch plan {
-        case .use(let credential):
-            return credential
-        case .wait(let flight):
-            return try await flight.value
-        case .lead(let flight, let renewal):
-            start(flight, renewal)
-            return try await flight.value
+extension AccountSession {
+    /// A credential as requests receive it: one object per published credential, so that a
+    /// request holds a reference rather than a copy of a value whose size only the strategy
+    /// knows (a generic local in an async function costs an allocation per request).
+    final class Published: Sendable {
+        /// The session's ``revision`` when it published this credential; `.max` for a credential
+        /// a request got otherwise (waiting for a renewal, say).
+        let revision: UInt64
+        let credential: Strategy.Value
+        /// The renewal leeway for this credential, bounded by its lifetime.
+        let leeway: Duration
+        init(_ credential: Strategy.Value, leeway: Duration = .zero, revision: UInt64 = .max) {
+            self.revision = revision
+            self.credential = credential
+            self.leeway = leeway
         }
     }
 
-    /// Runs a renewal in a task of its own, so that no waiter's cancellation cancels it.
+    /// The credential last published, whether or not it is due for renewal; nil while a
+    /// renewal runs or after a failure. Read without entering the actor, to take the credential
+    /// off a request to an origin it must not reach (see ``AuthRequest/removingWrites(of:)``).
+    nonisolated func loadedCredential() -> Strategy.Value? {
+        shared.withLock { $0.ready?.credential }
+    }
+}
+
+// MARK: - Whether the server took the credential
+
+/// Whether the server took the current credential: what tells a credential that went stale
+/// (refused after the server took it) from one the server never takes.
+///
+/// A request refused with one credential is sent again with a newer one: renewed for it, or the
+/// current one when another request renewed meanwhile. When that one is refused too, another
+/// try helps only if the server took it before, so that it stopped taking it earlier than the
+/// client expected (a token whose issue time the server rounded down, a request held up on a
+/// loaded machine), if it is due by the client's own clock (it expired on its way: a renewal
+/// whose answer was held up past the token's expiry), or if a newer one came meanwhile. A
+/// credential the server never took and the client does not hold due (every request refused,
+/// whatever the credential) is not renewed again, however many requests were waiting: one
+/// renewal per wave.
+extension AccountSession {
+    /// Records that the server took `credential`: it answered a request made with it (a status
+    /// below 400).
+    nonisolated func noteAccepted(_ credential: Published) {
+        let revision = credential.revision
+        guard revision != .max else { return }
+        shared.withLock { $0.acceptedRevision = revision }
+    }
+
+    /// Whether a request refused with `credential` after a first refusal may try once more: the
+    /// server took it since it became current (it went stale since), it is due by the client's
+    /// own clock (it expired on the way: a renewal answered, or a request held up, after the
+    /// server's expiry of the token), or it is no longer current (a newer one came meanwhile,
+    /// which the next try takes without renewing while it is not due). Never after a sign-out:
+    /// the request then ends with its refusal.
+    func mayTryAgain(after credential: Published) -> Bool {
+        guard let current else { return false }
+        return credential.credential != current || shared.withLock({ $0.acceptedRevision }) == revision || isDue(current)
+    }
+}
+
+// MARK: - Clock skew
+
+extension AccountSession {
+    /// Records the server's `Date` header, seen at `local`, to estimate clock skew.
     ///
-    /// The task starts at once on the caller's thread (`Task.immediate`) and runs until the
-    /// refresher first suspends: the renewal's request goes out before the work queued behind
-    /// this caller (under a burst, the other requests of the burst) rather than after it.
-    private nonisolated func start(_ flight: RenewalFlight<Strategy.Value>, _ renewal: Renewal) {
-        let operation: @Sendable () async -> Void = { await self.fly(flight, renewal) }
-        if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
-            Task.immediate(operation: operation)
+    /// Without the time the request was sent, the server's clock is taken to have read the header
+    /// at `local`. Prefer ``observeServerDate(_:sentAt:receivedAt:)``.
+    public nonisolated func observeServerDate(_ date: Date, receivedAt local: Date) {
+        observeServerDate(date, sentAt: local, receivedAt: local)
+    }
+
+    /// Records the server's `Date` header of the response to a request sent at `sent` and received
+    /// (whole) at `received`, by the local clock, to estimate clock skew.
+    ///
+    /// The header says that at some instant between the two the server's clock read between
+    /// `date` and one second later (its resolution), so the skew (server minus local) lies
+    /// between `date - received` and `date + 1 s - sent`. An estimate within that interval stays
+    /// as it is: a slow response (a stalled machine, a long body) widens the interval and forces
+    /// no change. An estimate outside it becomes the interval's upper end, the latest the
+    /// server's clock can be (erring toward renewing early, never toward using an expired
+    /// credential), when the whole interval lies at least ``RenewalPolicy/skewThreshold`` from
+    /// zero, or when a server taken to be ahead is still that far ahead at most; else zero.
+    public nonisolated func observeServerDate(_ date: Date, sentAt sent: Date, receivedAt received: Date) {
+        let lowest = date.timeIntervalSince(received)
+        let highest = date.timeIntervalSince(sent) + 1
+        let threshold = policy.skewThreshold.seconds
+        shared.withLock { state in
+            guard state.skew < lowest || state.skew > highest else { return }
+            let beyond = lowest >= threshold || highest <= -threshold
+            let stillAhead = state.skew > highest && highest >= threshold
+            state.skew = beyond || stillAhead ? highest : 0
+        }
+    }
+
+    /// Whether the response to a request sent at `sent` (by the session's clock) is the one whose
+    /// `Date` field the authentication middleware reads this second: the first sent in each
+    /// second of the session's clock, so that a busy client reads the field about once a second
+    /// rather than on every response.
+    ///
+    /// The estimate needs no more: a field gives the server's time to the second, and each
+    /// response's bounds the skew on its own (see ``observeServerDate(_:sentAt:receivedAt:)``).
+    /// A change of the server's clock is seen within a second.
+    nonisolated func takesServerDate(sentAt sent: Date) -> Bool {
+        // A time that `Int64` cannot count in seconds (not finite) is read on every response.
+        guard let second = Int64(exactly: sent.timeIntervalSinceReferenceDate.rounded(.down)) else { return true }
+        return shared.withLock { state in
+            guard state.lastDateSecond != second else { return false }
+            state.lastDateSecond = second
+            return true
+        }
+    }
+
+    /// Records the server's `Date` field of the response to a request sent at `sent` (by the
+    /// session's clock) to estimate clock skew, as ``observeServerDate(_:sentAt:receivedAt:)``
+    /// does; a value that is not an HTTP date is ignored.
+    public nonisolated func observeServerDateField(_ value: String, sentAt sent: Date) {
+        guard let date = HTTPDate.parse(value) else { return }
+        observeServerDate(date, sentAt: sent, receivedAt: clock.now())
+    }
+}
+
+// MARK: - Observers
+
+/// The observers of a session's ``AccountState``, and what they were last told.
+struct StateObservers: Sendable {
+    /// The state from the session's credential, renewal and failure (nil until it is loaded).
+    var base: AccountState?
+    /// Whether the last store operation failed, and why.
+    var storeFault: String?
+    /// The state last sent.
+    var sent: AccountState?
+    var continuations: [Int: AsyncStream<AccountState>.Continuation] = [:]
+    var nextID = 0
+
+    /// The state observers see: a recorded failure or a renewal first, then a store fault, then
+    /// signed in or out.
+    var effective: AccountState? {
+        switch base {
+        case .reauthenticationRequired, .renewing: base
+        default: storeFault.map { .storeUnavailable(reason: $0) } ?? base
+        }
+    }
+
+    /// Sends the effective state to every observer when it changed.
+    mutating func send() {
+        guard let state = effective, state != sent else { return }
+        sent = state
+        for continuation in continuations.values { continuation.yield(state) }
+    }
+}
+
+extension AccountSession {
+    /// The account's state as it changes, starting with the current one: signed out, signed in
+    /// (with the expiry), renewing, re-authentication required, store unavailable. Consecutive
+    /// repeats are not sent; a slow reader keeps the newest 64 states.
+    ///
+    /// The first state needs the stored credential: a session that has not read it yet reads it
+    /// now (each new call tries again while the store is unavailable). The sequence ends when the
+    /// iterating task is cancelled or the session is released.
+    ///
+    /// ```swift
+    /// for await state in client.session.states() {
+    ///     if case .reauthenticationRequired = state { showSignIn(client.account) }
+    /// }
+    /// ```
+    public nonisolated func states() -> AsyncStream<AccountState> {
+        let (stream, continuation) = AsyncStream<AccountState>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        let (id, loaded) = stateObservers.withLock { observers in
+            defer { observers.nextID += 1 }
+            observers.continuations[observers.nextID] = continuation
+            if let state = observers.effective { continuation.yield(state) }
+            return (observers.nextID, observers.base != nil)
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.stateObservers.withLock { $0.continuations.removeValue(forKey: id) }
+        }
+        // Not loaded yet (or the last load failed: `storeUnavailable`): read it now.
+        if !loaded { Task { await self.loadForObservers() } }
+        return stream
+    }
+
+    /// Reads the stored credential so that observers learn the first state (a failure to read
+    /// is reported to them as `storeUnavailable`).
+    private func loadForObservers() async {
+        if !loaded { try? await load() }
+    }
+
+    /// The state from what the actor holds, sent to observers when it changed.
+    func publishState() {
+        let base: AccountState? = if let failure {
+            .reauthenticationRequired(reason: failure.message)
+        } else if inFlight != nil {
+            .renewing
+        } else if !loaded {
+            nil
+        } else if let current {
+            .signedIn(expiresAt: current.expiresAt)
         } else {
-            Task(operation: operation)
+            .signedOut
+        }
+        stateObservers.withLock { observers in
+            observers.base = base
+            observers.send()
         }
     }
 
-    /// Renews, records the outcome on the actor, then lets the waiters go: a request that
-    /// arrives in between already finds the renewed credential (or the failure) published.
-    private nonisolated func fly(_ flight: RenewalFlight<Strategy.Value>, _ renewal: Renewal) async {
-        let result: Result<Strategy.Value, any Error>
-        do {
-            let outcome = try await performRenewal(renewal, flight: flight)
-            result = await finishRenewal(outcome, flight: flight, renewal)
-        } catch {
-            result = await failRenewal(error, flight: flight, renewal)
+    /// Records the store failing (`reason`) or working again (nil) for observers.
+    nonisolated func publishStoreFault(_ reason: String?) {
+        stateObservers.withLock { observers in
+            guard observers.storeFault != reason else { return }
+            observers.storeFault = reason
+            observers.send()
         }
-        flight.finish(result)
+    }
+}
+
+// MARK: - Store failure episodes
+
+extension AccountSession {
+    /// A store failure as the `.storage` error requests get; the first of an episode also sends
+    /// a `storeUnavailable` event.
+    nonisolated func storageFailure(_ error: CredentialStoreError, _ what: String) -> AuthError {
+        let first = shared.withLock { state in
+            defer { state.storeFaulted = true }
+            return !state.storeFaulted
+        }
+        if first { events.emit(.storeUnavailable(account, reason: error.message)) }
+        publishStoreFault(error.message)
+        return AuthError(code: .storage, message: "\(what): \(error.message)", account: account, underlying: error)
     }
 
-    private func planCredential() async throws -> Plan {
-        if failure != nil { try await recoverFromFailure() }
-        if let inFlight { return .wait(inFlight) }
-        if !loaded { try await load() }
-        guard let credential = current else { return try await planRenewal(from: nil, forcedByRejection: false) }
-        if isDue(credential) {
-            return try await planRenewal(from: credential, forcedByRejection: false)
-        }
-        return .use(credential)
-    }
-
-    private func planRenewal(from stale: Strategy.Value?, forcedByRejection: Bool) async throws -> Plan {
-        if failure != nil { try await recoverFromFailure() }
-        if let inFlight { return .wait(inFlight) }
-        if let current, current != stale, !isDue(current) {
-            return .use(current)
-        }
-        if persisting {
-            throw AuthError(code: .storage, message: "the credential renewed last cannot be stored yet; renewing again waits until the store takes it", account: account)
-        }
-        let now = serverNow
-        let counted = stale == nil || stale != current
-            || policy.renewalCounts(expiresAt: current?.expiresAt, obtainedAt: obtainedAt, now: now, forcedByRejection: forcedByRejection)
-        if counted { try reserveRenewal() }
-        let flight = RenewalFlight<Strategy.Value>()
-        inFlight = flight
-        return .lead(flight, Renewal(stale: stale, now: now, generation: generation, counted: counted))
-    }
-
-    /// Whether `credential` is due for renewal now, by the server's clock as the client sees it.
-    func isDue(_ credential: Strategy.Value) -> Bool {
-        let leeway = credential == current ? policy.leeway(expiresAt: credential.expiresAt, obtainedAt: obtainedAt) : policy.leeway
-        return strategy.needsRenewal(credential, now: serverNow, leeway: leeway)
-    }
-
-    func load() async throws {
-        let started = generation
-        let startedRevision = revision
-        do {
-            let stored = try await vault.loadRecord(Strategy.Value.self, for: account)
-            storeRecovered()
-            // A sign-in or sign-out, another load or a re-read after a change set it meanwhile.
-            guard started == generation, startedRevision == revision else { return }
-            set(stored?.credential, obtainedAt: stored.map(obtained) ?? .distantPast)
-        } catch let error as CredentialStoreError {
-            throw storageFailure(error, "the credential could not be read")
-        }
+    /// Ends a store failure episode.
+    nonisolated func storeRecovered() {
+        shared.withLock { $0.storeFaulted = false }
+        publishStoreFault(nil)
     }
 }

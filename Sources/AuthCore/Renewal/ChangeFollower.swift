@@ -1,9 +1,9 @@
 import Synchronization
 
-/// Follows a store's change feed for the sessions of one coordinator: on a change, the sessions it
+/// Follows a store's change feed for the sessions of one registry: on a change, the sessions it
 /// concerns re-read the store (``CredentialChange/unknown``: all of them).
 ///
-/// The coordinator and every session it made keep the follower; it keeps the sessions weakly, so
+/// The registry and every session it made keep the follower; it keeps the sessions weakly, so
 /// it follows for as long as a client of the account is in use, even after the container that
 /// made it is gone, and stops (ending its subscription) when nothing uses it any more.
 final class ChangeFollower: Sendable {

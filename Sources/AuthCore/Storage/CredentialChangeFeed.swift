@@ -14,7 +14,7 @@ public enum CredentialChange: Sendable, Hashable {
 /// it (the notification's latency), or within the store's read-through bound while its
 /// notifications cannot arrive.
 ///
-/// ``RenewalCoordinator`` subscribes when its vault's store has this capability: on a change it
+/// ``SessionRegistry`` subscribes when its vault's store has this capability: on a change it
 /// has every session of the account re-read the store (``CredentialChange/unknown``: every
 /// session). A session that cannot read keeps what it has (the store being unreachable is not a
 /// sign-out).

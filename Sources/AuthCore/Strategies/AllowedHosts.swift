@@ -20,7 +20,6 @@ public struct AllowedHosts: Sendable, Equatable {
         enum Port: Sendable, Equatable { case schemeDefault, any, exactly(Int) }
         let host: String
         /// `host`'s bytes, for matching a request without building its ``Origin``.
-        let hostBytes: [UInt8]
         let subdomains: Bool
         let port: Port
 
@@ -43,7 +42,6 @@ public struct AllowedHosts: Sendable, Equatable {
             }
             subdomains = host.hasPrefix("*.")
             self.host = String(subdomains ? host.dropFirst(1) : host)
-            hostBytes = Array(self.host.utf8)
         }
 
         func matches(_ origin: Origin) -> Bool {
@@ -52,18 +50,6 @@ public struct AllowedHosts: Sendable, Equatable {
         }
 
         /// ``matches(_:)`` for a lower-case ASCII host given as bytes.
-        func matches(asciiHost: UnsafeBufferPointer<UInt8>, port: Int, defaultPort: Int) -> Bool {
-            let hostMatches = hostBytes.withUnsafeBufferPointer { pattern in
-                if subdomains {
-                    asciiHost.count > pattern.count
-                        && AllowedHosts.equal(UnsafeBufferPointer(rebasing: asciiHost[(asciiHost.count - pattern.count)...]), pattern)
-                } else {
-                    AllowedHosts.equal(asciiHost, pattern)
-                }
-            }
-            return hostMatches && matches(port: port, defaultPort: defaultPort)
-        }
-
         private func matches(port actual: Int, defaultPort: Int) -> Bool {
             switch port {
             case .any: true
@@ -98,57 +84,11 @@ public struct AllowedHosts: Sendable, Equatable {
         return origin.isSecure || allowInsecure || Self.isLoopback(origin.host)
     }
 
-    /// Whether a credential may be sent with `request`.
-    ///
-    /// The same answer as `allows(request.origin)`, found on the authority's bytes for the usual
-    /// case of a lower-case ASCII host, so that the check costs no allocation on every request.
+    /// Whether a credential may be sent with `request`: the answer for its ``AuthRequest/origin``,
+    /// read by ``Origin/init(_:)`` (the parser ``AuthRequest/urlForTransport()`` sends by); false
+    /// when the request has no readable origin.
     public func allows(_ request: AuthRequest) -> Bool {
-        guard let scheme = request.head.scheme, var authority = request.head.authority else { return false }
-        let fast: Bool? = authority.withUTF8 { bytes in
-            guard let parts = Authority(bytes) else { return false }
-            let host = UnsafeBufferPointer(rebasing: bytes[parts.host])
-            guard let kind = SchemeKind(scheme), Self.isLowercaseASCII(host) else { return nil }
-            let port = parts.port ?? kind.defaultPort
-            guard patterns.contains(where: { $0.matches(asciiHost: host, port: port, defaultPort: kind.defaultPort) }) else { return false }
-            return kind.isSecure || allowInsecure || Self.isLoopback(host)
-        }
-        return fast ?? request.origin.map(allows) ?? false
-    }
-
-    /// The schemes the byte-level check knows, with what ``Origin`` derives from them.
-    private enum SchemeKind {
-        case https, http, wss, ws
-
-        /// Recognises an exactly lower-case known scheme; nil sends the caller to the general path.
-        init?(_ scheme: String) {
-            switch scheme {
-            case "https": self = .https
-            case "http": self = .http
-            case "wss": self = .wss
-            case "ws": self = .ws
-            default: return nil
-            }
-        }
-
-        var defaultPort: Int { self == .https || self == .wss ? 443 : 80 }
-        var isSecure: Bool { self == .https || self == .wss }
-    }
-
-    static func isLoopback(_ host: UnsafeBufferPointer<UInt8>) -> Bool {
-        Loopback.contains(host)
-    }
-
-    /// Whether `bytes` has no upper-case letter and no byte outside ASCII.
-    static func isLowercaseASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        for byte in bytes where byte >= 0x80 || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) { return false }
-        return true
-    }
-
-    /// Whether two byte runs are equal.
-    static func equal(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard lhs.count == rhs.count else { return false }
-        guard let left = lhs.baseAddress, let right = rhs.baseAddress else { return true }
-        return memcmp(left, right, lhs.count) == 0
+        request.origin.map(allows) ?? false
     }
 
     static func isLoopback(_ host: String) -> Bool {

@@ -8,7 +8,7 @@ import HTTPTypes
 /// Only ``allowedHosts`` and ``renew(_:context:)`` are required; the defaults attach the
 /// credential with its own `authorize`, renew within the leeway before `expiresAt`, and treat a
 /// 401 as an authentication failure. `renew` throws `AuthError.reauthenticationRequired` when
-/// only a new sign-in can help (the coordinator then stops trying), and any other error for
+/// only a new sign-in can help (the session then stops trying), and any other error for
 /// failures that may pass.
 public protocol AuthStrategy<Value>: Sendable {
     /// The credential type this strategy manages.

@@ -4,7 +4,7 @@ public import Foundation
 /// A service's own tokens, obtained with the client credentials grant (RFC 6749 §4.4) and
 /// obtained again when they expire: there is no refresh token, the grant itself renews.
 ///
-/// Every renewal goes through the account's renewal coordinator, so concurrent requests across
+/// Every renewal goes through the account's session, so concurrent requests across
 /// an expiry run the grant once (across processes too, with a store that locks). The account
 /// key names the client, scopes, resources and audience (``account(namespace:)``): each
 /// combination is a credential of its own. No sign-in is needed: the first request obtains the

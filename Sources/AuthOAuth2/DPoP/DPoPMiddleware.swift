@@ -7,8 +7,8 @@ import HTTPTypes
 /// answers a resource server's nonce challenge (a 401 with `use_dpop_nonce` and a `DPoP-Nonce`)
 /// once with a new proof.
 ///
-/// Registered as an inner plug-in by `container.useDPoP(_:allowedHosts:)`, after the
-/// authentication middleware, so each retry and redirect hop gets a proof of its own.
+/// Registered in the `proof` phase by `container.useDPoP(_:allowedHosts:)`, after the
+/// authentication middleware and before any signer, so each retry and redirect hop gets a proof of its own.
 public struct DPoPMiddleware: Middleware {
     private let keyring: DPoPKeyring
     private let account: AccountKey
@@ -58,13 +58,11 @@ extension AuthContainer {
     ///   - keyring: Gives each account its key.
     ///   - allowedHosts: Where proofs may go; by default each client's strategy's hosts.
     public func useDPoP(_ keyring: DPoPKeyring, allowedHosts: AllowedHosts? = nil) {
-        var plugins = self[PluginMiddlewaresKey.self]
-        plugins.inner.append { context in
+        addMiddleware(.proof, named: "dpop") { context in
             let scope = context.credentialScope
             return DPoPMiddleware(
                 keyring: keyring, account: context.account, vault: context.container[CredentialVaultKey.self],
                 scope: CredentialScope(allowedHosts: allowedHosts ?? scope.allowedHosts, account: scope.account, events: scope.events))
         }
-        override(PluginMiddlewaresKey.self, with: plugins)
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 
 extension MessageSignature: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The signature base with the values of covered secrets replaced by `<redacted>`: header
-    /// fields named in ``SecretFields/standard`` (`Authorization`, `Cookie`, …), secret
+    /// fields named in ``SecretFieldNames/standard`` (`Authorization`, `Cookie`, …), secret
     /// `@query-param`s, and secret query items inside `@query`, `@target-uri` and
     /// `@request-target`.
     var redactedBase: String {
@@ -17,7 +17,7 @@ extension MessageSignature: CustomStringConvertible, CustomDebugStringConvertibl
     }
 
     private static func redacted(_ value: Substring, of component: ComponentIdentifier) -> String {
-        let secrets = SecretFields.standard
+        let secrets = SecretFieldNames.standard
         switch component.name {
         case "@query-param":
             guard case .string(let name)? = component.parameters["name"] else { return SecretRedaction.marker }

@@ -2,10 +2,10 @@ import AuthCore
 import Foundation
 
 extension SigV4Signature: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    /// The header and query names whose values are hidden: ``SecretFields/standard`` (which
+    /// The header and query names whose values are hidden: ``SecretFieldNames/standard`` (which
     /// holds `X-Amz-Security-Token`, `X-Amz-Signature` and `Authorization`) and those marked on
     /// the request.
-    private var secretNames: SecretFields { SecretFields.standard.union(request.options.secretFields) }
+    private var secretNames: SecretFieldNames { SecretFieldNames.standard.union(request.options.secretFields) }
 
     /// The canonical request with the values of secret query items (the session token among
     /// them, when presigning) and secret header lines replaced by `<redacted>`.

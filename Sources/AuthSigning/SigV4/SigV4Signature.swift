@@ -4,7 +4,7 @@ public import AuthCore
 ///
 /// The properties hold the real values. Its `description`, `debugDescription` and `dump` redact
 /// the signature, the session token (`X-Amz-Security-Token`) and every other secret header or
-/// query value (see `SecretFields`), in the canonical request and in the request alike.
+/// query value (see `SecretFieldNames`), in the canonical request and in the request alike.
 public struct SigV4Signature: Sendable {
     /// The canonical request (task 1 of the SigV4 procedure).
     public let canonicalRequest: String

@@ -3,9 +3,10 @@ public import Foundation
 
 extension AuthContainer {
     /// Signs the requests of the account clients this container builds from now on with
-    /// `signer`, through a ``SigningMiddleware`` registered as an inner plug-in middleware.
+    /// `signer`, through a ``SigningMiddleware`` registered in the `signing` phase
+    /// (``/AuthCore/MiddlewarePhase``).
     ///
-    /// Inner plug-ins run after authentication and just before the transport, so the signature
+    /// That phase runs after authentication, cookies and DPoP, and just before the transport, so the signature
     /// covers the credential that is actually sent, and every retry, renewal retry and redirect
     /// hop is signed again with a fresh time (and nonce). Only requests to `allowedHosts` are
     /// signed; by default those are the hosts of each client's strategy, the origins its
@@ -24,14 +25,12 @@ extension AuthContainer {
     ///     client's strategy's hosts.
     ///   - now: The signing clock; by default the container's ``/AuthCore/ClockKey`` clock.
     public func useRequestSigner(_ signer: any RequestSigner, allowedHosts: AllowedHosts? = nil, now: (@Sendable () -> Date)? = nil) {
-        var plugins = self[PluginMiddlewaresKey.self]
-        plugins.inner.append { context in
+        addMiddleware(.signing) { context in
             let clock = context.container[ClockKey.self]
             let scope = context.credentialScope
             return SigningMiddleware(
                 signer: signer, scope: CredentialScope(allowedHosts: allowedHosts ?? scope.allowedHosts, account: scope.account, events: scope.events),
                 now: now ?? { clock.now() })
         }
-        override(PluginMiddlewaresKey.self, with: plugins)
     }
 }

@@ -9,7 +9,7 @@
 /// `container.markSecret(_:)`.
 ///
 /// Names compare case-insensitively; they are kept lower-cased.
-public struct SecretFields: Sendable, Hashable {
+public struct SecretFieldNames: Sendable, Hashable {
     /// Lower-cased header names.
     public private(set) var headerNames: Set<String>
     /// Lower-cased query item names.
@@ -41,13 +41,13 @@ public struct SecretFields: Sendable, Hashable {
     }
 
     /// Adds the names of `other`.
-    public mutating func formUnion(_ other: SecretFields) {
+    public mutating func formUnion(_ other: SecretFieldNames) {
         headerNames.formUnion(other.headerNames)
         queryItemNames.formUnion(other.queryItemNames)
     }
 
     /// These names and those of `other`.
-    public func union(_ other: SecretFields) -> SecretFields {
+    public func union(_ other: SecretFieldNames) -> SecretFieldNames {
         var result = self
         result.formUnion(other)
         return result
@@ -55,7 +55,7 @@ public struct SecretFields: Sendable, Hashable {
 
     /// What AuthKit's own credentials, cookies and signers put on requests and responses, and
     /// the names APIs commonly use for keys and tokens.
-    public static let standard = SecretFields(
+    public static let standard = SecretFieldNames(
         headers: [
             "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key", "x-auth-token",
             "x-csrf-token", "x-xsrf-token", "signature", "signature-input", "x-signature", "x-amz-security-token",

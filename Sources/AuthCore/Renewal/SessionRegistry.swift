@@ -5,10 +5,10 @@ import Synchronization
 /// process shares its credential state and its single renewal in flight.
 ///
 /// ```swift
-/// let coordinator = RenewalCoordinator(vault: vault)
-/// let session = coordinator.session(for: alice, strategy: bearer)
+/// let sessions = SessionRegistry(vault: vault)
+/// let session = sessions.session(for: alice, strategy: bearer)
 /// ```
-public final class RenewalCoordinator: Sendable {
+public final class SessionRegistry: Sendable {
     /// The vault credentials are read from and persisted to.
     public let vault: CredentialVault
     /// The renewal limits.
@@ -22,7 +22,7 @@ public final class RenewalCoordinator: Sendable {
     /// Follows the store's change feed, when it has one (``CredentialChangeFeed``).
     private let follower: ChangeFollower?
 
-    /// Creates a coordinator.
+    /// Creates a registry.
     public init(vault: CredentialVault, policy: RenewalPolicy = .init(), clock: any AuthClock = SystemClock(), events: AuthEvents = AuthEvents(), logger: Logger = Logger(label: "AuthKit")) {
         self.vault = vault
         self.policy = policy

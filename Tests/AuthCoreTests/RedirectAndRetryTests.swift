@@ -5,10 +5,9 @@ import HTTPTypes
 import Synchronization
 import Testing
 
-/// A redirect or retry middleware at the front of a link is not called: the link runs its loop
-/// itself. What goes over the wire, what observers see and what the caller gets must be what the
-/// middlewares' own `intercept` gives in the same place.
-@Suite struct ResendingLoopsTests {
+/// Redirect and retry are ordinary middlewares: each hop is retried on its own, observers inside
+/// them see every attempt, and an observer's place in the list decides what it sees.
+@Suite struct RedirectAndRetryTests {
     typealias Trace = PipelineTests.Trace
 
     /// A server in a closure: each path answers its scripted responses in turn (the last one from
@@ -95,20 +94,19 @@ import Testing
         scenarios.firstIndex { $0.name == name } ?? -1
     }
 
-    /// The middlewares' orders: folded in the pipeline, or not.
+    /// Orders of the middlewares.
     enum Order: String, CaseIterable {
-        /// As the container builds clients: both folded into the first link, ahead of an observer
-        /// and a step of their own.
+        /// As the container builds clients, ahead of an observer and a step of their own.
         case redirectThenRetry
-        /// Both folded into the end link.
+        /// Both right before the transport's observer.
         case redirectThenRetryAtTheEnd
-        /// Retry outside redirect: retry folds into the first link, redirect is its step.
+        /// Retry outside redirect.
         case retryThenRedirect
         case redirectAlone
         case retryAlone
-        /// An observer in front: redirect is the first link's step, retry folds into the next.
+        /// An observer in front of both.
         case behindAnObserver
-        /// An observer between them: redirect folds, retry is a step after the observer.
+        /// An observer between them.
         case anObserverBetween
     }
 
@@ -128,13 +126,7 @@ import Testing
         }
     }
 
-    /// The same middlewares, each run by its own `intercept` around a closure for the rest.
-    static func byHand(_ middlewares: [any Middleware], transport: any Transport, _ request: AuthRequest) async throws -> AuthResponse {
-        guard let first = middlewares.first else { return try await transport.send(request) }
-        return try await first.intercept(request) { try await byHand(Array(middlewares.dropFirst()), transport: transport, $0) }
-    }
-
-    func outcome(_ order: Order, _ scenario: Int, pipeline: Bool) async -> Outcome {
+    func outcome(_ order: Order, _ scenario: Int) async -> Outcome {
         let (_, method, script) = Self.scenarios[scenario]
         let server = Server(script)
         let trace = Trace()
@@ -146,9 +138,7 @@ import Testing
                 method: method, url: URL(string: "https://api.example.com/a")!,
                 headerFields: [.authorization: "Bearer secret-token"], body: method == .post ? Data("x".utf8) : Data()
             )
-            let response = pipeline
-                ? try await AuthClient(transport: server.transport, middlewares: middlewares).send(request)
-                : try await Self.byHand(middlewares, transport: server.transport, request)
+            let response = try await AuthClient(transport: server.transport, middlewares: middlewares).send(request)
             result = "answered \(response.status.code)"
         } catch let error as AuthError {
             result = "failed: \(error.code)"
@@ -159,17 +149,9 @@ import Testing
         return Outcome(sent: server.sent.withLock { $0 }, seen: trace.all, waits: waits, result: result)
     }
 
-    @Test(arguments: Order.allCases, 0..<scenarios.count)
-    func thePipelineRunsTheLoopsAsTheirOwnInterceptDoes(_ order: Order, _ scenario: Int) async {
-        let folded = await outcome(order, scenario, pipeline: true)
-        let byHand = await outcome(order, scenario, pipeline: false)
-        #expect(folded == byHand, "\(Self.scenarios[scenario].name), \(order)")
-    }
-
-    /// The comparison above holds only if the loops do their work: the container's order, spelled
-    /// out for some scripts.
+    /// The container's order and others, spelled out for some scripts.
     @Test func eachHopIsRetriedOnItsOwnAndTheObserversSeeEveryAttempt() async {
-        let hopThenRetry = await outcome(.redirectThenRetryAtTheEnd, Self.scenario("a hop, then a retried 503"), pipeline: true)
+        let hopThenRetry = await outcome(.redirectThenRetryAtTheEnd, Self.scenario("a hop, then a retried 503"))
         #expect(hopThenRetry == Outcome(
             sent: ["GET api.example.com/a +auth", "GET api.example.com/b +auth", "GET api.example.com/b +auth"],
             seen: ["attempt /a", "got 302", "attempt /b", "got 503", "attempt /b", "got 200"],
@@ -177,24 +159,24 @@ import Testing
             result: "answered 200"
         ))
         // Each hop's budget starts with its first attempt: the second wait fits only so.
-        let twoWaits = await outcome(.redirectThenRetry, Self.scenario("a wait on each hop, each within its own budget"), pipeline: true)
+        let twoWaits = await outcome(.redirectThenRetry, Self.scenario("a wait on each hop, each within its own budget"))
         #expect(twoWaits.waits == [400, 400])
         #expect(twoWaits.result == "answered 200")
         #expect(twoWaits.seen.filter { $0.hasPrefix("step") } == ["step /a", "step /a", "step /b", "step /b"])
-        let outOfBudget = await outcome(.redirectThenRetry, Self.scenario("503 until the budget runs out"), pipeline: true)
+        let outOfBudget = await outcome(.redirectThenRetry, Self.scenario("503 until the budget runs out"))
         #expect(outOfBudget.waits == [400])
         #expect(outOfBudget.result == "answered 503")
         // An observer before the loops sees the request once; one between them, each hop.
-        let behind = await outcome(.behindAnObserver, Self.scenario("a hop, then a retried 503"), pipeline: true)
+        let behind = await outcome(.behindAnObserver, Self.scenario("a hop, then a retried 503"))
         #expect(behind.seen.filter { $0.hasPrefix("outer") } == ["outer attempt /a", "outer got 200"])
-        let between = await outcome(.anObserverBetween, Self.scenario("a hop, then a retried 503"), pipeline: true)
+        let between = await outcome(.anObserverBetween, Self.scenario("a hop, then a retried 503"))
         #expect(between.seen.filter { $0.hasPrefix("outer") } == ["outer attempt /a", "outer got 302", "outer attempt /b", "outer got 200"])
-        let elsewhere = await outcome(.redirectThenRetry, Self.scenario("another origin loses the credential"), pipeline: true)
+        let elsewhere = await outcome(.redirectThenRetry, Self.scenario("another origin loses the credential"))
         #expect(elsewhere.sent == ["GET api.example.com/a +auth", "GET elsewhere.example.net/b"])
         #expect(elsewhere.result == "answered 200")
-        let postThenGet = await outcome(.redirectThenRetry, Self.scenario("a POST not retried, then a 303 to a GET that is"), pipeline: true)
+        let postThenGet = await outcome(.redirectThenRetry, Self.scenario("a POST not retried, then a 303 to a GET that is"))
         #expect(postThenGet.sent == ["POST api.example.com/a +auth", "GET api.example.com/b +auth", "GET api.example.com/b +auth"])
-        let tooMany = await outcome(.redirectThenRetry, Self.scenario("more hops than allowed"), pipeline: true)
+        let tooMany = await outcome(.redirectThenRetry, Self.scenario("more hops than allowed"))
         #expect(tooMany.sent.count == 3)
         #expect(tooMany.result == "failed: \(AuthError.Code.redirect)")
     }

@@ -5,7 +5,7 @@ import HTTPTypes
 import Synchronization
 import Testing
 
-@Suite struct RenewalCoordinatorTests {
+@Suite struct SessionRegistryTests {
     @Test func thousandConcurrentRequestsWithExpiredTokenRenewOnce() async throws {
         let clock = ManualClock()
         let api = FakeAPI()

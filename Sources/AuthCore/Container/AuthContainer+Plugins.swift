@@ -1,0 +1,143 @@
+/// Where a plug-in's middleware runs in the clients a container makes.
+///
+/// The pipeline of ``AuthContainer/makeClient(for:strategy:)``, outermost first:
+///
+/// | place | middlewares |
+/// |---|---|
+/// | ``observation`` | plug-ins that see each call once, as the caller made it (telemetry) |
+/// | ``caching`` | plug-ins that may answer without sending (a response cache) |
+/// | core | ``RedirectMiddleware``, ``RetryMiddleware``, ``RateLimitObserver``, ``HeadersMiddleware`` (when the container has default headers), ``AuthenticationMiddleware`` |
+/// | ``session`` | plug-ins that keep state the server sets (cookies), once per hop and attempt |
+/// | ``proof`` | plug-ins that prove possession of a key for the request (DPoP) |
+/// | ``signing`` | plug-ins that sign the request as it will be sent (HMAC, SigV4, RFC 9421) |
+/// | core | ``TimeoutMiddleware`` (when configured), ``LoggingMiddleware`` |
+///
+/// Within a phase, middlewares run in the order they were added. A signer comes after every
+/// phase that writes to the request, so it signs what is sent, whatever order the `use…` calls
+/// came in.
+public enum MiddlewarePhase: Int, Sendable, Comparable, CaseIterable {
+    /// Outermost: each call once, before redirects and retries, with its final answer.
+    case observation
+    /// Before redirects and retries: may answer a call from what it kept.
+    case caching
+    /// After authentication, for each hop and attempt: state the server keeps on the client.
+    case session
+    /// After the session phase: a proof bound to the request's method and target.
+    case proof
+    /// Innermost of the plug-ins: a signature over the request as it will be sent.
+    case signing
+
+    /// Whether `lhs` runs outside `rhs`.
+    public static func < (lhs: MiddlewarePhase, rhs: MiddlewarePhase) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// Whether the phase runs before (outside) the core's redirect, retry and authentication.
+    var isOutsideAuthentication: Bool { self < .session }
+}
+
+/// The middlewares plug-ins add to every client a container makes, each with its phase.
+///
+/// Add to them with ``AuthContainer/addMiddleware(_:named:_:)``.
+public struct PluginMiddlewares: Sendable {
+    /// Builds a middleware for the client described by the context.
+    public typealias Factory = @Sendable (PluginContext) -> any Middleware
+
+    private struct Entry: Sendable {
+        let phase: MiddlewarePhase
+        let name: String?
+        let factory: Factory
+    }
+
+    private var entries: [Entry] = []
+
+    /// None.
+    public init() {}
+
+    /// Adds `factory` to `phase`, after the ones added before; one added under `name` before is
+    /// replaced in its place.
+    public mutating func add(_ phase: MiddlewarePhase, named name: String? = nil, _ factory: @escaping Factory) {
+        let entry = Entry(phase: phase, name: name, factory: factory)
+        if let name, let index = entries.firstIndex(where: { $0.name == name }) {
+            if entries[index].phase == phase {
+                entries[index] = entry
+                return
+            }
+            entries.remove(at: index)
+        }
+        entries.append(entry)
+    }
+
+    /// The names of the middlewares added under one, by phase and in order.
+    public var names: [String] { ordered.compactMap(\.name) }
+
+    /// The middlewares of the phases `which` selects, built for `context`: by phase, then in the
+    /// order they were added.
+    public func middlewares(where which: (MiddlewarePhase) -> Bool, for context: PluginContext) -> [any Middleware] {
+        ordered.filter { which($0.phase) }.map { $0.factory(context) }
+    }
+
+    /// The entries by phase, in the order each phase's were added.
+    private var ordered: [Entry] {
+        MiddlewarePhase.allCases.flatMap { phase in entries.filter { $0.phase == phase } }
+    }
+}
+
+/// What a plug-in middleware factory knows about the client it builds a middleware for.
+public struct PluginContext: Sendable, CustomReflectable {
+    /// The container building the client.
+    public let container: AuthContainer
+    /// The account the client acts as.
+    public let account: AccountKey
+    /// The origins the client's credential may go to (its strategy's hosts): the default
+    /// ``CredentialScope`` of a plug-in that puts a secret of its own on requests.
+    public let allowedHosts: AllowedHosts
+
+    /// Creates a context, for calling a ``PluginMiddlewares/Factory`` by hand (in a test, say).
+    public init(container: AuthContainer, account: AccountKey, allowedHosts: AllowedHosts) {
+        self.container = container
+        self.account = account
+        self.allowedHosts = allowedHosts
+    }
+
+    /// The account only: the container holds values (default headers) that may be secrets.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["account": account.description], displayStyle: .struct)
+    }
+
+    /// The scope of a secret that belongs to this client's account: its hosts, its account,
+    /// the container's events.
+    public var credentialScope: CredentialScope {
+        CredentialScope(allowedHosts: allowedHosts, account: account, events: container[AuthEventsKey.self])
+    }
+}
+
+/// The plug-in middlewares of ``PluginMiddlewares``.
+public enum PluginMiddlewaresKey: AuthContainerKey {
+    /// None.
+    public static func makeDefault(_ container: AuthContainer) -> PluginMiddlewares { PluginMiddlewares() }
+}
+
+extension AuthContainer {
+    /// Adds a middleware to every client this container makes from now on, in `phase` (see
+    /// ``MiddlewarePhase`` for the whole order), after the ones added to that phase before.
+    ///
+    /// One call, one atomic change: calls from several tasks at once each add theirs. A middleware
+    /// added again under the same `name` replaces the earlier one in its place, so a `use…`
+    /// function called twice installs its middleware once.
+    ///
+    /// ```swift
+    /// container.addMiddleware(.observation, named: "request-id") { _ in
+    ///     ClosureMiddleware { request, next in
+    ///         var request = request
+    ///         request.head.headerFields[HTTPField.Name("X-Request-ID")!] = UUID().uuidString
+    ///         return try await next(request)
+    ///     }
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - phase: Where in the pipeline the middleware runs.
+    ///   - name: A name that identifies the middleware among the container's plug-ins, or nil.
+    ///   - factory: Builds the middleware for each client, from what the context says of it.
+    public func addMiddleware(_ phase: MiddlewarePhase, named name: String? = nil, _ factory: @escaping PluginMiddlewares.Factory) {
+        update(PluginMiddlewaresKey.self) { $0.add(phase, named: name, factory) }
+    }
+}
