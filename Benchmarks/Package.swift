@@ -71,6 +71,7 @@ let package = Package(
                 "EndToEndSupport",
                 .product(name: "AuthCore", package: "AuthKit"),
                 .product(name: "AuthHTTPClient", package: "AuthKit"),
+                .product(name: "AuthSQLiteStore", package: "AuthKit"),
             ],
             swiftSettings: swiftSettings
         ),

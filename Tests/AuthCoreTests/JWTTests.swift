@@ -16,7 +16,7 @@ import Testing
     }
 
     static func segment(_ json: String) -> String {
-        Data(json.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        Base64URL.encode(Data(json.utf8))
     }
     static let header = segment(#"{"alg":"HS256"}"#)
 

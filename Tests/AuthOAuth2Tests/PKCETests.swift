@@ -108,14 +108,9 @@ import Testing
     @Test func theProofNamesTheNormalizedURL() async throws {
         let dpop = try await DPoP(key: DPoPKey())
         let proof = try await dpop.proof(method: "GET", url: URL(string: "HTTPS://API.Example.com:443/v1/me?x=1#f")!, accessToken: "t")
-        let claims = try #require(Data(base64Encoded: Self.padded(proof.split(separator: ".")[1])))
+        let claims = try #require(Base64URL.decode(proof.split(separator: ".")[1]))
         let json = try #require(try JSONSerialization.jsonObject(with: claims) as? [String: Any])
         #expect(json["htu"] as? String == "https://api.example.com/v1/me")
         #expect(json["ath"] as? String == "47mKTaMaEn1L3m5DAz9muidMqw636xxw7EFAK_YnPdg")  // BASE64URL(SHA-256("t"))
-    }
-
-    static func padded(_ text: Substring) -> String {
-        let base = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        return base + String(repeating: "=", count: (4 - base.count % 4) % 4)
     }
 }

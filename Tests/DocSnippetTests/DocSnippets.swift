@@ -982,8 +982,8 @@ import Testing
         router.get("/hello") { _, _ in ServerResponse.json(.ok, ["hello": "world"]) }
     }
 
-    /// Sources/AuthTestServer/Tokens/JWTSigner.swift:9
-    static func AuthTestServer_Tokens_JWTSigner_9() async throws {
+    /// Sources/AuthTestServer/Tokens/JWTSigner.swift:10
+    static func AuthTestServer_Tokens_JWTSigner_10() async throws {
         let signer = JWTSigner.random()
         let token = try signer.sign(AccessTokenClaims(subject: "u1", issuedAt: .now, lifetime: 300, family: "f1"))
         let claims = try signer.verify(token)   // claims.sub == "u1"

@@ -51,7 +51,7 @@ import Testing
         }
 
         static func b64(_ data: Data) -> String {
-            data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            Base64URL.encode(data)
         }
 
         func sign(_ claims: IDTokenClaims, kid: String) async throws -> String {

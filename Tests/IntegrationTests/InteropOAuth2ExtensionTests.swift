@@ -142,7 +142,7 @@ struct InteropPrivateKeyJWTTests {
     }
 
     static func b64(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        Base64URL.encode(data)
     }
 
     @Test(arguments: ["ES256", "RS256"])

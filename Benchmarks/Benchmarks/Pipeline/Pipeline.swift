@@ -7,6 +7,9 @@
 //   target ≤ 2 µs.
 // - "renewal storm x1000" vs "noop sends x1000 (task group)": target ≤ 2 × (refresher delay +
 //   baseline); the paired ratio is storm ÷ that target.
+// - "renewal storm x10000" and "x100000": the same storm with 10,000 and 100,000 requests (fewer
+//   iterations), each paired with as many no-op sends; with every storm, "CPU per request" is the
+//   process CPU time of the storm divided by its number of requests, and peak resident memory.
 import AuthCore
 import Benchmark
 import BenchmarkSupport
@@ -18,6 +21,9 @@ import Logging
 let refresherDelay: Duration = .milliseconds(10)
 /// Concurrent requests per storm.
 let stormSize = 1_000
+
+/// Process CPU time of a storm divided by its number of requests, in nanoseconds (not scaled).
+let cpuPerRequest = BenchmarkMetric.custom("CPU per request, process (ns)", useScalingFactor: false)
 
 let noop = ClosureTransport { _ in AuthResponse(status: .ok) }
 let account = AccountKey(namespace: "bench", account: "alice")
@@ -125,34 +131,52 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     var perStormPaired = perStorm
-    perStormPaired.metrics = Paired.metrics
+    perStormPaired.metrics = Paired.metrics + [cpuPerRequest, .peakMemoryResident]
+    renewalStorm(stormSize, configuration: perStormPaired)
 
-    Benchmark("renewal storm x1000, expired token", configuration: perStormPaired) { benchmark in
+    // Larger storms: fewer iterations, bounded in time.
+    var perLargeStorm = Benchmark.Configuration.suite(.microseconds, scaling: .one, warmup: 1, maxDuration: .seconds(20), maxIterations: 20)
+    perLargeStorm.metrics = perStormPaired.metrics
+    renewalStorm(10_000, configuration: perLargeStorm)
+    var perHugeStorm = Benchmark.Configuration.suite(.microseconds, scaling: .one, warmup: 1, maxDuration: .seconds(30), maxIterations: 8)
+    perHugeStorm.metrics = perStormPaired.metrics
+    renewalStorm(100_000, configuration: perHugeStorm)
+}
+
+/// "renewal storm x<size>, expired token": `size` concurrent requests racing on one expired
+/// token, paired with `size` no-op sends in a task group; records the storm's process CPU time
+/// per request too.
+func renewalStorm(_ size: Int, configuration: Benchmark.Configuration) {
+    Benchmark("renewal storm x\(size), expired token", configuration: configuration) { benchmark in
         // A fresh session per storm: its token expired a minute ago, so the first request renews
-        // and the other 999 wait for that one renewal.
+        // and the others wait for that one renewal.
         let client = try await makeClient(signedInWith: BearerTokenSet(
             accessToken: "expired-access-token", refreshToken: "refresh-token",
             expiresAt: Date().addingTimeInterval(-60)))
         let request = try makeRequest()
         var ok = 0
-        // The paired baseline is 1,000 no-op sends in a task group; the paired ratio is the storm
+        var cpu = 0
+        // The paired baseline is `size` no-op sends in a task group; the paired ratio is the storm
         // over its target, 2 × (refresher delay + baseline): ≤ 1000 meets the target.
         try await Paired.measure(benchmark, baseline: {
             _ = try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<stormSize {
+                for _ in 0..<size {
                     group.addTask { try await noop.send(request).status.code }
                 }
                 return try await group.reduce(0) { $0 + ($1 == 200 ? 1 : 0) }
             }
         }, subject: {
+            let start = CPUTime.now()
             ok = try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<stormSize {
+                for _ in 0..<size {
                     group.addTask { try await client.send(request).status.code }
                 }
                 return try await group.reduce(0) { $0 + ($1 == 200 ? 1 : 0) }
             }
+            cpu = CPUTime.now() - start
         }, denominator: { baseline in 2 * (Int(refresherDelay.components.seconds) * 1_000_000_000
             + Int(refresherDelay.components.attoseconds / 1_000_000_000) + baseline) })
-        guard ok == stormSize else { throw BenchmarkSetupError("only \(ok) of \(stormSize) requests succeeded") }
+        benchmark.measurement(cpuPerRequest, cpu / size)
+        guard ok == size else { throw BenchmarkSetupError("only \(ok) of \(size) requests succeeded") }
     }
 }

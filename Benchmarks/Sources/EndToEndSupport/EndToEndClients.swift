@@ -25,6 +25,8 @@ import NIOHTTP1
 /// - AuthKit: a client of `AuthContainer.makeClient` (the standard middlewares) over
 ///   `HTTPClientTransport`, signed in with a token valid for a day, called as the README does,
 ///   `send(.get, url)`;
+/// - AuthKit with a SQLite credential store (`makeAuthKit(_:)` with `useSQLiteStore(at:)`, made by
+///   `e2e-driver authkit-sqlite`): the same client, its sign-in written to SQLite;
 /// - AuthKit without a bound on the body: the same, over a transport with `bodyReadTimeout: nil`
 ///   on an `HTTPClient` of the caller's with `HTTPClientTransport.defaultConfiguration`, against
 ///   raw on that client (`rawUnbounded`; neither bounds a stalled body), so that the difference
@@ -102,10 +104,20 @@ public final class EndToEndClients: Sendable {
         self.transport = transport
     }
 
+    /// A client like ``authKit`` (over ``transport``) whose container `configure` also sets up
+    /// before the client is made, such as with a SQLite credential store; signed in with ``token``.
+    public func makeAuthKit(_ configure: (AuthContainer) async throws -> Void) async throws -> AccountClient<BearerStrategy> {
+        let transport = transport
+        return try await Self.signedIn(url: url) { container in
+            container.useHTTPClient(transport)
+            try await configure(container)
+        }
+    }
+
     /// A client of a container that `configure` sets up, signed in with ``token``.
-    private static func signedIn(url: URL, _ configure: (AuthContainer) -> Void) async throws -> AccountClient<BearerStrategy> {
+    private static func signedIn(url: URL, _ configure: (AuthContainer) async throws -> Void) async throws -> AccountClient<BearerStrategy> {
         let container = AuthContainer()
-        configure(container)
+        try await configure(container)
         let strategy = BearerStrategy(allowedHosts: AllowedHosts(origin: url)) { _ in
             throw AuthError.reauthenticationRequired(nil, reason: "the benchmark token does not renew")
         }
@@ -180,6 +192,11 @@ public final class EndToEndClients: Sendable {
     /// One request through the AuthKit client without a bound on the body; the body's length.
     public func sendAuthKitUnbounded() async throws -> Int {
         try await Self.send(url, through: authKitUnbounded)
+    }
+
+    /// One request through `client`, one of ``makeAuthKit(_:)``; the body's length.
+    public func sendAuthKit(through client: AccountClient<BearerStrategy>) async throws -> Int {
+        try await Self.send(url, through: client)
     }
 
     private static func send(_ url: URL, through client: AccountClient<BearerStrategy>) async throws -> Int {

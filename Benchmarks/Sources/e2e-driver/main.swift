@@ -16,6 +16,10 @@
 //                                       the AuthKit client over a transport with no bound on a
 //                                       stalled body, on an HTTPClient of the caller's whose
 //                                       connections keep none either, and raw on that client
+//   e2e-driver authkit-sqlite <count> <port> [warm-all]
+//                                       the AuthKit client with a SQLite credential store in a
+//                                       fresh temporary directory (sign-in writes to it; with
+//                                       `warm-all`, the five and then itself)
 //   e2e-driver transport-only <count> <port> [warm-all]
 //                                       HTTPClientTransport alone with a request made once (its
 //                                       conversions, without the pipeline or making a request)
@@ -30,6 +34,7 @@
 //   e2e-driver request <count>          an AuthRequest built from a URL, as send(.get, url) does
 import AuthCore
 import AuthHTTPClient
+import AuthSQLiteStore
 import EndToEndSupport
 import Foundation
 
@@ -72,9 +77,20 @@ case "serve":
         }.start()
     }
     task.cancel()
-case "raw", "raw-read-timeout", "raw-defaults", "transport", "authkit", "raw-delegate", "authkit-unbounded", "raw-unbounded", "transport-only", "raw-data":
+case "raw", "raw-read-timeout", "raw-defaults", "transport", "authkit", "raw-delegate", "authkit-unbounded", "raw-unbounded", "transport-only", "raw-data", "authkit-sqlite":
     guard let port else { fatalError("\(mode) needs a port") }
     let clients = try await EndToEndClients(port: port)
+    // authkit-sqlite: the AuthKit client with a SQLite store in a directory of its own, made only
+    // in that mode, so that the other modes open no database.
+    let sqliteDirectory: URL? = mode == "authkit-sqlite"
+        ? FileManager.default.temporaryDirectory.appendingPathComponent("e2e-sqlite-\(UUID().uuidString)", isDirectory: true) : nil
+    var authKitSQLite: AccountClient<BearerStrategy>?
+    if let sqliteDirectory {
+        try FileManager.default.createDirectory(at: sqliteDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let path = sqliteDirectory.appendingPathComponent("credentials.sqlite").path
+        authKitSQLite = try await clients.makeAuthKit { try await $0.useSQLiteStore(at: path) }
+    }
+    defer { if let sqliteDirectory { try? FileManager.default.removeItem(at: sqliteDirectory) } }
     if warmAll {
         for _ in 0..<20 {
             consume(try await clients.sendRaw())
@@ -93,6 +109,9 @@ case "raw", "raw-read-timeout", "raw-defaults", "transport", "authkit", "raw-del
                 consume(try await clients.sendTransportOnly())
                 consume(try await clients.sendRawAsData())
             }
+        }
+        if let authKitSQLite {
+            for _ in 0..<20 { consume(try await clients.sendAuthKit(through: authKitSQLite)) }
         }
         if mode == "authkit-unbounded" || mode == "raw-unbounded" {
             for _ in 0..<20 {
@@ -113,6 +132,9 @@ case "raw", "raw-read-timeout", "raw-defaults", "transport", "authkit", "raw-del
     case "raw-unbounded": for _ in 0..<count { consume(try await clients.sendRawUnbounded()) }
     case "transport-only": for _ in 0..<count { consume(try await clients.sendTransportOnly()) }
     case "raw-data": for _ in 0..<count { consume(try await clients.sendRawAsData()) }
+    case "authkit-sqlite":
+        guard let authKitSQLite else { fatalError("no SQLite client") }
+        for _ in 0..<count { consume(try await clients.sendAuthKit(through: authKitSQLite)) }
     default: for _ in 0..<count { consume(try await clients.sendAuthKit()) }
     }
     try await clients.shutdown()

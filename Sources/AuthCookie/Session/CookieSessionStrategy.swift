@@ -232,8 +232,7 @@ public struct CookieSessionStrategy: AuthStrategy {
 
     /// `name=value` with everything but unreserved characters percent-encoded (RFC 3986 §2.3).
     private static func formEncode(_ name: String, _ value: String) -> String {
-        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        let encode = { (text: String) in text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }
+        let encode = { (text: String) in FormURLEncoding.encode(text, keeping: .unreserved, spaceAs: .percent20) }
         return encode(name) + "=" + encode(value)
     }
 

@@ -55,34 +55,10 @@ public enum JWT {
     /// Decodes base64url without padding (RFC 7515 §2); nil when the text is anything else.
     ///
     /// Refuses `=` padding, the standard-base64 characters `+` and `/`, whitespace, a length of
-    /// 1 modulo 4, and non-zero unused bits in the last character.
+    /// 1 modulo 4, and non-zero unused bits in the last character (the package's one base64url
+    /// decoder, `Base64URL.decode(_:)`).
     public static func base64URLDecode(_ text: Substring) -> Data? {
-        let utf8 = text.utf8
-        guard utf8.count % 4 != 1 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(utf8.count / 4 * 3 + 2)
-        var bits: UInt32 = 0
-        var bitCount = 0
-        for character in utf8 {
-            let sextet: UInt8
-            switch character {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): sextet = character - UInt8(ascii: "A")
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): sextet = character - UInt8(ascii: "a") + 26
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): sextet = character - UInt8(ascii: "0") + 52
-            case UInt8(ascii: "-"): sextet = 62
-            case UInt8(ascii: "_"): sextet = 63
-            default: return nil
-            }
-            bits = bits << 6 | UInt32(sextet)
-            bitCount += 6
-            if bitCount >= 8 {
-                bitCount -= 8
-                bytes.append(UInt8(truncatingIfNeeded: bits >> bitCount))
-                bits &= (1 << bitCount) - 1
-            }
-        }
-        guard bits == 0 else { return nil }
-        return Data(bytes)
+        Base64URL.decode(text)
     }
 }
 

@@ -12,23 +12,11 @@ public struct AuthResponse: Sendable, Equatable {
             switch storedHead {
             case .built(let head): head
             case .lazy(let lazy): lazy.head
-            case .moved: HTTPResponse(status: status)
             }
         }
         set {
             storedHead = .built(newValue)
             status = newValue.status
-        }
-        _modify {
-            // Taken out while it is changed, so that its fields are not shared (and copied on
-            // the first change) with a copy left behind.
-            var head = self.head
-            storedHead = .moved
-            defer {
-                storedHead = .built(head)
-                status = head.status
-            }
-            yield &head
         }
     }
     private var storedHead: StoredHead
@@ -69,7 +57,6 @@ public struct AuthResponse: Sendable, Equatable {
         switch storedHead {
         case .built(let head): head.headerFields.value(name)
         case .lazy(let lazy): lazy.source.value(name)
-        case .moved: nil
         }
     }
 
@@ -78,11 +65,9 @@ public struct AuthResponse: Sendable, Equatable {
         lhs.status == rhs.status && lhs.body == rhs.body && lhs.cacheOutcome == rhs.cacheOutcome && lhs.head == rhs.head
     }
 
-    /// The head as built, or the source it is built from when first read; `moved` only while
-    /// `head` is being changed in place, when nothing else can read it.
+    /// The head as built, or the source it is built from when first read.
     private enum StoredHead: Sendable {
         case built(HTTPResponse)
         case lazy(LazyResponseHead)
-        case moved
     }
 }

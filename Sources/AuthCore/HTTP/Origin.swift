@@ -66,7 +66,9 @@ public struct Origin: Hashable, Sendable, CustomStringConvertible {
     /// `scheme://host:port`.
     public var description: String { "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)" }
 
-    static func defaultPort(for scheme: String) -> Int {
+    /// The default port of a lower-case `scheme`: 443 for `https` and `wss`, 80 for `http` and
+    /// `ws`, 0 for any other scheme. The package's one table of default ports.
+    package static func defaultPort(for scheme: String) -> Int {
         switch scheme {
         case "https", "wss": 443
         case "http", "ws": 80

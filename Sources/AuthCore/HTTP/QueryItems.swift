@@ -12,7 +12,7 @@ enum QueryItems {
     /// The decoded name of a raw `name=value` item.
     static func name(of item: Substring) -> String {
         let raw = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? item
-        return raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(raw)
+        return FormURLEncoding.decode(raw) ?? String(raw)
     }
 
     /// Joins a path and raw items back together.
@@ -48,20 +48,8 @@ enum QueryItems {
         return changed ? join(base, redacted) : path
     }
 
-    static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-
-    /// Percent-encodes everything but RFC 3986 unreserved characters.
+    /// Percent-encodes everything but RFC 3986 unreserved characters (a space as `%20`).
     static func encode(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
-    }
-}
-
-extension QueryItems {
-    static let formAllowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._*")
-
-    /// `application/x-www-form-urlencoded` encoding of one name or value (spaces as `+`).
-    static func formEncode(_ text: String) -> String {
-        (text.addingPercentEncoding(withAllowedCharacters: formAllowed.union(CharacterSet(charactersIn: " "))) ?? text)
-            .replacingOccurrences(of: " ", with: "+")
+        FormURLEncoding.encode(text, keeping: .unreserved, spaceAs: .percent20)
     }
 }

@@ -62,16 +62,14 @@ public struct CredentialScope: Sendable {
     ///   - credential: What would have been written, named without its value ("SigV4 signature",
     ///     "header x-service-token"); built only when the request is refused.
     public func admits(_ request: AuthRequest, credential: @autoclosure () -> String) -> Bool {
-        if allowedHosts.allows(request), !request.options.downgradedByRedirect || Self.isSecure(request) { return true }
+        // One reading of the origin serves every part of the decision.
+        let origin = request.origin
+        if let origin, allowedHosts.allows(origin), !request.options.downgradedByRedirect || origin.isSecure { return true }
         if let events {
-            let withheld = CredentialWithheld(account: account, origin: request.origin?.description ?? "an unreadable origin", credential: credential())
+            let withheld = CredentialWithheld(account: account, origin: origin?.description ?? "an unreadable origin", credential: credential())
             if reported.first(withheld) { events.emit(.credentialWithheld(withheld)) }
         }
         return false
-    }
-
-    private static func isSecure(_ request: AuthRequest) -> Bool {
-        request.origin?.isSecure == true
     }
 
     /// The withheld credentials already reported, at most ``limit`` of them.

@@ -150,7 +150,7 @@ extension AccountSession {
     /// a wait of more than a second for another process's lock sends `waitingForRefreshLock`.
     nonisolated func performRenewal(_ renewal: Renewal, flight: RenewalFlight<Strategy.Value>) async throws -> RenewalOutcome<Strategy.Value> {
         do {
-            guard let locking = vault.store as? any RefreshLocking else {
+            guard let locking = vault.refreshLocking else {
                 return try await renewHoldingLock(renewal, flight: flight)
             }
             let notice = lockWaitNotice()

@@ -29,7 +29,7 @@ public final class SessionRegistry: Sendable {
         self.clock = clock
         self.events = events
         self.logger = logger
-        follower = (vault.store as? any CredentialChangeFeed).map { ChangeFollower($0.credentialChanges()) }
+        follower = vault.changeFeed.map { ChangeFollower($0.credentialChanges()) }
     }
 
     /// The session of `account`, created on first use.

@@ -50,7 +50,7 @@ public enum OAuth2ClientAuthentication: Sendable {
     public func apply(to request: inout AuthRequest, form: inout [(String, String)], clientID: String, endpoint: URL) async throws {
         switch self {
         case .clientSecretBasic(let secret):
-            let pair = "\(QueryItems.formEncode(clientID)):\(QueryItems.formEncode(secret.reveal))"
+            let pair = "\(FormURLEncoding.encode(clientID)):\(FormURLEncoding.encode(secret.reveal))"
             request.head.headerFields[.authorization] = "Basic " + Data(pair.utf8).base64EncodedString()
         case .clientSecretPost(let secret):
             form += [("client_id", clientID), ("client_secret", secret.reveal)]

@@ -19,6 +19,11 @@ public struct CredentialVault: Sendable {
     public let cipher: (any CredentialCipher)?
     /// Upgrades records of older format versions when they are read, if configured.
     public let upgrader: (any EnvelopeUpgrading)?
+    /// The store's refresh lock, when it has one (``RefreshLocking``): known when the vault is
+    /// made, so no renewal asks the store what it can do.
+    public let refreshLocking: (any RefreshLocking)?
+    /// The store's change feed, when it has one (``CredentialChangeFeed``), likewise.
+    public let changeFeed: (any CredentialChangeFeed)?
     private let clock: any AuthClock
 
     /// Creates a vault.
@@ -26,6 +31,8 @@ public struct CredentialVault: Sendable {
         self.store = store
         self.cipher = cipher
         self.upgrader = upgrader
+        self.refreshLocking = store as? any RefreshLocking
+        self.changeFeed = store as? any CredentialChangeFeed
         self.clock = clock
     }
 

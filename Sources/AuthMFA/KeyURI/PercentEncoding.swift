@@ -6,26 +6,18 @@ import AuthCore
 /// writes every other UTF-8 byte as `%XX`, so a space becomes `%20` and `:` becomes `%3A`.
 /// Decoding turns `%XX` back into bytes, requires valid UTF-8, and keeps `+` as a plus sign.
 enum PercentEncoding {
-    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
-
-    /// `text` with everything but unreserved characters percent-encoded.
+    /// `text` with everything but unreserved characters percent-encoded (the package's one
+    /// percent-encoder, `FormURLEncoding.encode(_:keeping:spaceAs:)`).
     static func encode(_ text: String) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            if isUnreserved(byte) {
-                output.append(byte)
-            } else {
-                output.append(UInt8(ascii: "%"))
-                output.append(hexDigits[Int(byte >> 4)])
-                output.append(hexDigits[Int(byte & 0x0F)])
-            }
-        }
-        return String(decoding: output, as: UTF8.self)
+        FormURLEncoding.encode(text, keeping: .unreserved, spaceAs: .percent20)
     }
 
     /// `text` with `%XX` escapes decoded, or nil when an escape is malformed or the result is
     /// not valid UTF-8.
+    ///
+    /// Deliberately not `FormURLEncoding.decode(_:)`: that one reads `+` as a space and, being
+    /// Foundation's `removingPercentEncoding`, repairs bytes that are not UTF-8 and drops a
+    /// leading byte order mark, where an `otpauth://` URI is refused.
     static func decode<S: StringProtocol>(_ text: S) -> String? {
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count)
@@ -42,8 +34,6 @@ enum PercentEncoding {
         }
         return String(validating: output, as: UTF8.self)
     }
-
-    private static func isUnreserved(_ byte: UInt8) -> Bool { URIBytes.isUnreserved(byte) }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? { URIBytes.hexValue(byte) }
 }

@@ -30,14 +30,13 @@ public struct AuthorizationResponse: Sendable, Equatable, CustomStringConvertibl
     public init(redirect: URL) {
         var values: [String: String] = [:]
         let query = URLComponents(url: redirect, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
-        for item in query.split(separator: "&") {
-            let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = Self.formDecode(pair[0])
+        for item in FormURLEncoding.items(query) {
+            let name = Self.formDecode(item.name)
             guard values[name] == nil else {
                 if !repeatedParameters.contains(name) { repeatedParameters.append(name) }
                 continue
             }
-            values[name] = pair.count == 2 ? Self.formDecode(pair[1]) : ""
+            values[name] = item.value.map(Self.formDecode) ?? ""
         }
         code = values["code"]
         state = values["state"]
@@ -45,8 +44,8 @@ public struct AuthorizationResponse: Sendable, Equatable, CustomStringConvertibl
         error = values["error"].map { OAuth2Error(code: $0, errorDescription: values["error_description"], errorURI: values["error_uri"]) }
     }
 
+    /// A name or value decoded; when its escapes are malformed, the text with `+` as a space.
     static func formDecode(_ text: Substring) -> String {
-        let spaced = text.replacingOccurrences(of: "+", with: " ")
-        return spaced.removingPercentEncoding ?? spaced
+        FormURLEncoding.decode(text) ?? text.replacingOccurrences(of: "+", with: " ")
     }
 }

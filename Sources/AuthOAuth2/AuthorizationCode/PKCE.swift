@@ -38,18 +38,13 @@ public struct PKCE: Sendable, Equatable, Codable {
 
     /// The S256 challenge of `verifier`.
     public static func challenge(for verifier: String) -> String {
-        base64URL(Data(SHA256.hash(data: Data(verifier.utf8))))
+        Base64URL.encode(SHA256.hash(data: Data(verifier.utf8)))
     }
 
     /// `count` bytes from the system's secure generator, base64url-encoded: a verifier, a
     /// `state` or a `nonce`.
     static func randomToken(_ count: Int = 32) -> String {
         var generator = SystemRandomNumberGenerator()
-        return base64URL(Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }))
-    }
-
-    /// Base64url without padding (RFC 7636 Appendix A).
-    static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return Base64URL.encode((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 }

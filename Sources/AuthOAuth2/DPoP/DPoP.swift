@@ -36,10 +36,10 @@ public final class DPoP: TokenRequestBinding, CustomStringConvertible {
     public init(key: DPoPKey, now: @escaping @Sendable () -> Date = { Date() }) async throws {
         let privateKey = try key.privateKey()
         let x963 = privateKey.publicKey.x963Representation
-        let x = PKCE.base64URL(x963[1..<33]), y = PKCE.base64URL(x963[33..<65])
+        let x = Base64URL.encode(x963[1..<33]), y = Base64URL.encode(x963[33..<65])
         publicJWK = ["kty": .string("EC"), "crv": .string("P-256"), "x": .string(x), "y": .string(y)]
         let canonical = #"{"crv":"P-256","kty":"EC","x":"\#(x)","y":"\#(y)"}"#
-        thumbprint = PKCE.base64URL(Data(SHA256.hash(data: Data(canonical.utf8))))
+        thumbprint = Base64URL.encode(SHA256.hash(data: Data(canonical.utf8)))
         keys = JWTKeyCollection()
         await keys.add(ecdsa: try ES256PrivateKey(backing: privateKey))
         self.now = now
@@ -55,7 +55,7 @@ public final class DPoP: TokenRequestBinding, CustomStringConvertible {
         header.jwk = publicJWK
         let claims = DPoPProofClaims(
             jti: PKCE.randomToken(16), htm: method, htu: Self.htu(url), iat: Int(now().timeIntervalSince1970),
-            ath: accessToken.map { PKCE.base64URL(Data(SHA256.hash(data: Data($0.utf8)))) },
+            ath: accessToken.map { Base64URL.encode(SHA256.hash(data: Data($0.utf8))) },
             nonce: nonces.withLock { $0[Self.originKey(url)] })
         return try await keys.sign(claims, header: header)
     }
@@ -106,12 +106,11 @@ public final class DPoP: TokenRequestBinding, CustomStringConvertible {
         return "\(scheme)://\(url.host?.lowercased() ?? ""):\(url.port ?? defaultPort(scheme) ?? -1)"
     }
 
+    /// The default port of a lower-case `http` or `https` scheme (``Origin``'s table); nil for
+    /// any other scheme, `ws` and `wss` included.
     private static func defaultPort(_ scheme: String?) -> Int? {
-        switch scheme {
-        case "https"?: 443
-        case "http"?: 80
-        default: nil
-        }
+        guard let scheme, scheme == "http" || scheme == "https" else { return nil }
+        return Origin.defaultPort(for: scheme)
     }
 }
 

@@ -47,14 +47,13 @@ enum DerivedComponents {
         }
     }
 
-    /// Lower-cased authority without the scheme's default port.
+    /// Lower-cased authority without the scheme's default port (``Origin``'s table), for `http`
+    /// and `https` only: an authority of any other scheme is only lower-cased.
     static func normalizedAuthority(_ authority: String, scheme: String?) -> String {
         let lowered = authority.lowercased()
-        switch scheme?.lowercased() {
-        case "https" where lowered.hasSuffix(":443"): return String(lowered.dropLast(4))
-        case "http" where lowered.hasSuffix(":80"): return String(lowered.dropLast(3))
-        default: return lowered
-        }
+        guard let scheme = scheme?.lowercased(), scheme == "http" || scheme == "https" else { return lowered }
+        let defaultPort = ":\(Origin.defaultPort(for: scheme))"
+        return lowered.hasSuffix(defaultPort) ? String(lowered.dropLast(defaultPort.count)) : lowered
     }
 
     /// Query pairs decoded as `application/x-www-form-urlencoded` (`+` is a space).
@@ -65,15 +64,6 @@ enum DerivedComponents {
     /// Percent-encodes all but ASCII alphanumerics and `*-._` (the URL standard's
     /// form-urlencoded set, with spaces as `%20`), as RFC 9421 §2.2.8 asks.
     static func formEncode(_ text: String) -> String {
-        let digits = Array("0123456789ABCDEF".utf8)
-        var out: [UInt8] = []
-        for byte in text.utf8 {
-            if (URIBytes.isUnreserved(byte) && byte != UInt8(ascii: "~")) || byte == UInt8(ascii: "*") {
-                out.append(byte)
-            } else {
-                out += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
+        FormURLEncoding.encode(text, keeping: .form, spaceAs: .percent20)
     }
 }

@@ -1,3 +1,4 @@
+import AuthCore
 import Crypto
 import Foundation
 import Synchronization
@@ -129,9 +130,9 @@ struct OAuth2ProviderRoutes: RouteGroup {
     /// The parameters of a form-encoded text (a body or a query), `+` read as a space.
     static func formValues(_ text: String) -> [String: String] {
         var values: [String: String] = [:]
-        for pair in text.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map { String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "" }
-            if values[parts[0]] == nil { values[parts[0]] = parts.count == 2 ? parts[1] : "" }
+        for item in FormURLEncoding.items(text) {
+            let name = FormURLEncoding.decode(item.name) ?? ""
+            if values[name] == nil { values[name] = item.value.map { FormURLEncoding.decode($0) ?? "" } ?? "" }
         }
         return values
     }
@@ -139,7 +140,7 @@ struct OAuth2ProviderRoutes: RouteGroup {
     /// The authenticated client: Basic or form secret for the service, `client_id` for the public client.
     static func client(_ request: Request, form: [String: String]) -> String? {
         if let basic = request.headers[.authorization], basic.hasPrefix("Basic "), let data = Data(base64Encoded: String(basic.dropFirst(6))) {
-            let pair = String(decoding: data, as: UTF8.self).split(separator: ":", maxSplits: 1).map { String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "" }
+            let pair = String(decoding: data, as: UTF8.self).split(separator: ":", maxSplits: 1).map { FormURLEncoding.decode($0) ?? "" }
             return pair.count == 2 && pair[0] == OAuth2TestClients.serviceClientID && pair[1] == OAuth2TestClients.serviceSecret ? pair[0] : nil
         }
         switch form["client_id"] {

@@ -1,3 +1,4 @@
+import AuthCore
 import Crypto
 import Foundation
 import HTTPTypes

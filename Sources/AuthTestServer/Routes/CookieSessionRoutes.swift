@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -146,11 +147,10 @@ struct CookieSessionRoutes: RouteGroup {
     /// Username and password from a JSON or `application/x-www-form-urlencoded` body.
     private static func credentials(from body: Data, contentType: String?) -> Credentials? {
         if contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
-            var components = URLComponents()
-            components.percentEncodedQuery = String(decoding: body, as: UTF8.self).replacingOccurrences(of: "+", with: "%20")
-            let items = components.queryItems ?? []
-            guard let username = items.first(where: { $0.name == "username" })?.value,
-                  let password = items.first(where: { $0.name == "password" })?.value else { return nil }
+            // The first item of each name; its value nil without `=` or with malformed escapes.
+            let items = FormURLEncoding.items(String(decoding: body, as: UTF8.self))
+            let value = { (name: String) in items.first { FormURLEncoding.decode($0.name) == name }?.value.flatMap(FormURLEncoding.decode) }
+            guard let username = value("username"), let password = value("password") else { return nil }
             return Credentials(username: username, password: password)
         }
         return try? JSONDecoder().decode(Credentials.self, from: body)

@@ -1,3 +1,4 @@
+import AuthCore
 public import Crypto
 public import Foundation
 
