@@ -55,7 +55,7 @@ import Testing
             #expect(errors == 0, "'\(rule)' was accepted")
         } catch {
             #expect(errors == 1)
-            #expect(error.code == .invalidRule && error.line == 2)
+            #expect(error.code == .publicSuffixListInvalidRule && error.line == 2)
         }
     }
 
@@ -63,24 +63,24 @@ import Testing
         #expect {
             try PublicSuffixList(text: "// comment\ncom\n\nbad..rule\n")
         } throws: { error in
-            guard let error = error as? PublicSuffixListError else { return false }
-            return error.code == .invalidRule && error.line == 4 && error.description.contains("bad..rule")
+            guard let error = error as? CookieError else { return false }
+            return error.code == .publicSuffixListInvalidRule && error.line == 4 && error.description.contains("bad..rule")
         }
     }
 
     // MARK: Loading failures fail closed
 
     @Test func loadingFailuresAreTyped() throws {
-        func code(_ load: () throws -> Void) -> PublicSuffixListError.Code? {
-            do { try load(); return nil } catch { return (error as? PublicSuffixListError)?.code }
+        func code(_ load: () throws -> Void) -> CookieError.Code? {
+            do { try load(); return nil } catch { return (error as? CookieError)?.code }
         }
-        #expect(code { _ = try PublicSuffixList.loadShippedRules(at: nil, includingPrivateDomains: true) } == .resourceMissing)
+        #expect(code { _ = try PublicSuffixList.loadShippedRules(at: nil, includingPrivateDomains: true) } == .publicSuffixListMissing)
 
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("psl-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let missing = directory.appendingPathComponent("absent.dat")
-        #expect(code { _ = try PublicSuffixList.loadShippedRules(at: missing, includingPrivateDomains: true) } == .unreadable)
+        #expect(code { _ = try PublicSuffixList.loadShippedRules(at: missing, includingPrivateDomains: true) } == .publicSuffixListUnreadable)
         do {
             _ = try PublicSuffixList(contentsOf: missing)
             Issue.record("a missing file loaded")
@@ -90,19 +90,19 @@ import Testing
 
         let binary = directory.appendingPathComponent("binary.dat")
         try Data([0x63, 0x6F, 0x6D, 0x0A, 0xFF, 0xFE]).write(to: binary)
-        #expect(code { _ = try PublicSuffixList.loadShippedRules(at: binary, includingPrivateDomains: true) } == .malformed)
+        #expect(code { _ = try PublicSuffixList.loadShippedRules(at: binary, includingPrivateDomains: true) } == .publicSuffixListMalformed)
 
         let noSections = directory.appendingPathComponent("nosections.dat")
         try Data("com\nco.uk\n".utf8).write(to: noSections)
-        #expect(code { _ = try PublicSuffixList.loadShippedRules(at: noSections, includingPrivateDomains: true) } == .malformed)
+        #expect(code { _ = try PublicSuffixList.loadShippedRules(at: noSections, includingPrivateDomains: true) } == .publicSuffixListMalformed)
         // A file of one's own needs no sections.
         #expect(try PublicSuffixList(contentsOf: noSections).isPublicSuffix("co.uk"))
     }
 
     @Test func anUnavailableListTreatsEveryNameAsAPublicSuffix() throws {
-        let reason = PublicSuffixListError(code: .resourceMissing, message: "test")
+        let reason = CookieError(code: .publicSuffixListMissing, message: "test")
         let closed = PublicSuffixList.unavailable(because: reason)
-        #expect(closed.unavailableReason?.code == .resourceMissing)
+        #expect(closed.unavailableReason?.code == .publicSuffixListMissing)
         #expect(closed.ruleCount == 0)
         for name in ["example.com", "www.example.co.uk", "com", "example.com."] {
             #expect(closed.isPublicSuffix(name), "\(name)")

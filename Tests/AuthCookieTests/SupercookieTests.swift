@@ -132,7 +132,7 @@ import AuthCookie
     }
 
     @Test func anUnavailableListFailsClosed() throws {
-        let closed = PublicSuffixList.unavailable(because: PublicSuffixListError(code: .resourceMissing, message: "test"))
+        let closed = PublicSuffixList.unavailable(because: CookieError(code: .publicSuffixListMissing, message: "test"))
         let jar = CookieJar(configuration: .init(publicSuffixes: closed), now: clock.now)
         // Cookies without Domain work as usual; Domain equal to the host becomes host-only.
         try jar.setCookie(fromHeaderValue: "a=1", for: url("https://www.example.com/"))

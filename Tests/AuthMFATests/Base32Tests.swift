@@ -86,7 +86,7 @@ import Testing
         #expect(first.byteCount == 20)
         #expect(first != second)
         #expect(try OTPSecret.generate(byteCount: 32).byteCount == 32)
-        #expect(throws: OTPError.self) { try OTPSecret.generate(byteCount: 10) }
+        #expect(throws: MFAError.self) { try OTPSecret.generate(byteCount: 10) }
         #expect(try OTPSecret(base32: first.base32EncodedString()) == first)
     }
 }

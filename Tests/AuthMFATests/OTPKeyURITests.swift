@@ -76,35 +76,35 @@ import Testing
         #expect(try uri.makeTOTP().code(at: Date(timeIntervalSince1970: 59)) == "94287082")
     }
 
-    static let malformed: [(String, OTPKeyURIError.Code)] = {
+    static let malformed: [(String, MFAError.Code)] = {
         let s = secretBase32
         return [
-            ("https://totp/alice?secret=\(s)", .scheme),
-            ("otpauth:totp/alice?secret=\(s)", .scheme),
-            ("otpauth://motp/alice?secret=\(s)", .type),
-            ("otpauth://alice?secret=\(s)", .type),
-            ("otpauth://totp?secret=\(s)", .label),
-            ("otpauth://totp/?secret=\(s)", .label),
-            ("otpauth://totp/Example:?secret=\(s)", .label),
-            ("otpauth://totp/:alice?secret=\(s)", .label),
-            ("otpauth://totp/al%ZZice?secret=\(s)", .label),
-            ("otpauth://totp/al%FFice?secret=\(s)", .label),
-            ("otpauth://totp/alice", .missingSecret),
-            ("otpauth://totp/alice?issuer=Example", .missingSecret),
+            ("https://totp/alice?secret=\(s)", .keyURIScheme),
+            ("otpauth:totp/alice?secret=\(s)", .keyURIScheme),
+            ("otpauth://motp/alice?secret=\(s)", .keyURIType),
+            ("otpauth://alice?secret=\(s)", .keyURIType),
+            ("otpauth://totp?secret=\(s)", .keyURILabel),
+            ("otpauth://totp/?secret=\(s)", .keyURILabel),
+            ("otpauth://totp/Example:?secret=\(s)", .keyURILabel),
+            ("otpauth://totp/:alice?secret=\(s)", .keyURILabel),
+            ("otpauth://totp/al%ZZice?secret=\(s)", .keyURILabel),
+            ("otpauth://totp/al%FFice?secret=\(s)", .keyURILabel),
+            ("otpauth://totp/alice", .keyURIMissingSecret),
+            ("otpauth://totp/alice?issuer=Example", .keyURIMissingSecret),
             ("otpauth://totp/alice?secret=\(s)1", .invalidSecret),
             ("otpauth://totp/alice?secret=", .invalidSecret),
-            ("otpauth://totp/alice?secret=\(s)&algorithm=MD5", .algorithm),
-            ("otpauth://totp/alice?secret=\(s)&digits=9", .digits),
-            ("otpauth://totp/alice?secret=\(s)&digits=six", .digits),
-            ("otpauth://totp/alice?secret=\(s)&digits=+6", .digits),
-            ("otpauth://totp/alice?secret=\(s)&period=0", .period),
-            ("otpauth://totp/alice?secret=\(s)&period=-30", .period),
-            ("otpauth://hotp/alice?secret=\(s)", .counter),
-            ("otpauth://hotp/alice?secret=\(s)&counter=ten", .counter),
-            ("otpauth://hotp/alice?secret=\(s)&counter=18446744073709551616", .counter),
-            ("otpauth://totp/Example:alice?secret=\(s)&issuer=Other", .issuer),
-            ("otpauth://totp/alice?secret=\(s)&secret=\(s)", .parameter),
-            ("otpauth://totp/alice?secret=\(s)&issuer=%G1", .parameter),
+            ("otpauth://totp/alice?secret=\(s)&algorithm=MD5", .keyURIAlgorithm),
+            ("otpauth://totp/alice?secret=\(s)&digits=9", .keyURIDigits),
+            ("otpauth://totp/alice?secret=\(s)&digits=six", .keyURIDigits),
+            ("otpauth://totp/alice?secret=\(s)&digits=+6", .keyURIDigits),
+            ("otpauth://totp/alice?secret=\(s)&period=0", .keyURIPeriod),
+            ("otpauth://totp/alice?secret=\(s)&period=-30", .keyURIPeriod),
+            ("otpauth://hotp/alice?secret=\(s)", .keyURICounter),
+            ("otpauth://hotp/alice?secret=\(s)&counter=ten", .keyURICounter),
+            ("otpauth://hotp/alice?secret=\(s)&counter=18446744073709551616", .keyURICounter),
+            ("otpauth://totp/Example:alice?secret=\(s)&issuer=Other", .keyURIIssuer),
+            ("otpauth://totp/alice?secret=\(s)&secret=\(s)", .keyURIParameter),
+            ("otpauth://totp/alice?secret=\(s)&issuer=%G1", .keyURIParameter),
         ]
     }()
 
@@ -123,12 +123,12 @@ import Testing
     }
 
     @Test func buildingRefusesInvalidParts() throws {
-        let cases: [(() throws(OTPKeyURIError) -> OTPKeyURI, OTPKeyURIError.Code)] = [
-            ({ () throws(OTPKeyURIError) in try OTPKeyURI(kind: .totp(period: 30), secret: Self.secret, account: "") }, .label),
-            ({ () throws(OTPKeyURIError) in try OTPKeyURI(kind: .totp(period: 30), secret: Self.secret, account: "a:b") }, .label),
-            ({ () throws(OTPKeyURIError) in try OTPKeyURI(kind: .totp(period: 30), secret: Self.secret, account: "a", issuer: "x:y") }, .issuer),
-            ({ () throws(OTPKeyURIError) in try OTPKeyURI(kind: .totp(period: 0), secret: Self.secret, account: "a") }, .period),
-            ({ () throws(OTPKeyURIError) in try OTPKeyURI(kind: .hotp(counter: 1), secret: Self.secret, account: "a", digits: 5) }, .digits),
+        let cases: [(() throws(MFAError) -> OTPKeyURI, MFAError.Code)] = [
+            ({ () throws(MFAError) in try OTPKeyURI(kind: .totp(period: 30), secret: Self.secret, account: "") }, .keyURILabel),
+            ({ () throws(MFAError) in try OTPKeyURI(kind: .totp(period: 30), secret: Self.secret, account: "a:b") }, .keyURILabel),
+            ({ () throws(MFAError) in try OTPKeyURI(kind: .totp(period: 30), secret: Self.secret, account: "a", issuer: "x:y") }, .keyURIIssuer),
+            ({ () throws(MFAError) in try OTPKeyURI(kind: .totp(period: 0), secret: Self.secret, account: "a") }, .keyURIPeriod),
+            ({ () throws(MFAError) in try OTPKeyURI(kind: .hotp(counter: 1), secret: Self.secret, account: "a", digits: 5) }, .keyURIDigits),
         ]
         for (build, expected) in cases {
             do {

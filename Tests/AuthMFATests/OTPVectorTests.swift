@@ -66,7 +66,7 @@ import Testing
     @Test(arguments: [0, 5, 9, -1, 10])
     func digitsOutside6To8AreRejected(digits: Int) throws {
         let secret = try OTPSecret(bytes: vectors.hotpSecret)
-        #expect(throws: OTPError.self) { try TOTP(secret: secret, digits: digits) }
+        #expect(throws: MFAError.self) { try TOTP(secret: secret, digits: digits) }
         do {
             _ = try HOTP(secret: secret, digits: digits)
             Issue.record("digits \(digits) accepted")

@@ -25,7 +25,7 @@ import Testing
 
     @Test func timeBeforeT0IsATypedError() throws {
         let shifted = try TOTP(secret: totp.secret, t0: 1_000)
-        #expect(throws: OTPError.self) { try shifted.code(at: Date(timeIntervalSince1970: 999)) }
+        #expect(throws: MFAError.self) { try shifted.code(at: Date(timeIntervalSince1970: 999)) }
         #expect(shifted.verify("123456", at: Date(timeIntervalSince1970: 999)) == nil)
     }
 

@@ -1,3 +1,4 @@
+import AuthCore
 import AuthSigning
 import Foundation
 import HTTPTypes

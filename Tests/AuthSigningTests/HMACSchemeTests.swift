@@ -53,7 +53,7 @@ import Testing
         try await HMACRequestSigner(keyID: "client-1", key: Self.key).sign(&request, at: clock.now)
         try await verifier.verify(request)
         clock.advance(5)
-        let error = await caught(HMACVerificationError.self) { try await verifier.verify(request) }
+        let error = await caught(SigningError.self) { try await verifier.verify(request) }
         #expect(error?.code == .replayedNonce)
     }
 
@@ -62,7 +62,7 @@ import Testing
         var request = try Self.request()
         try await HMACRequestSigner(keyID: "client-1", key: Self.key).sign(&request, at: clock.now)
         request.body = Data(#"{"name":"y"}"#.utf8)
-        let withDigest = await caught(HMACVerificationError.self) { try await Self.verifier(clock: clock).verify(request) }
+        let withDigest = await caught(SigningError.self) { try await Self.verifier(clock: clock).verify(request) }
         #expect(withDigest?.code == .bodyDigestMismatch)
 
         // Without the digest field the signature itself catches it.
@@ -71,7 +71,7 @@ import Testing
         try await HMACRequestSigner(keyID: "client-1", key: Self.key, configuration: configuration).sign(&plain, at: clock.now)
         plain.body = Data("other".utf8)
         let verifier = HMACRequestVerifier(configuration: configuration, now: clock.closure) { _ in Self.key }
-        let error = await caught(HMACVerificationError.self) { try await verifier.verify(plain) }
+        let error = await caught(SigningError.self) { try await verifier.verify(plain) }
         #expect(error?.code == .badSignature)
     }
 
@@ -81,7 +81,7 @@ import Testing
         var request = try Self.request()
         try await HMACRequestSigner(keyID: "client-1", key: Self.key).sign(&request, at: clock.now)
         clock.advance(offset)
-        let error = await caught(HMACVerificationError.self) { try await Self.verifier(clock: clock).verify(request) }
+        let error = await caught(SigningError.self) { try await Self.verifier(clock: clock).verify(request) }
         #expect(error?.code == .expired)
     }
 
@@ -92,19 +92,19 @@ import Testing
 
         var missing = request
         missing.head.headerFields[try .named("X-Nonce")] = nil
-        #expect(await caught(HMACVerificationError.self) { try await Self.verifier(clock: clock).verify(missing) }?.code == .missingHeader)
+        #expect(await caught(SigningError.self) { try await Self.verifier(clock: clock).verify(missing) }?.code == .missingHeader)
 
         var badTime = request
         badTime.head.headerFields[try .named("X-Timestamp")] = "yesterday"
-        #expect(await caught(HMACVerificationError.self) { try await Self.verifier(clock: clock).verify(badTime) }?.code == .badTimestamp)
+        #expect(await caught(SigningError.self) { try await Self.verifier(clock: clock).verify(badTime) }?.code == .badTimestamp)
 
         var unknown = request
         unknown.head.headerFields[try .named("X-Key-Id")] = "client-2"
-        #expect(await caught(HMACVerificationError.self) { try await Self.verifier(clock: clock).verify(unknown) }?.code == .unknownKey)
+        #expect(await caught(SigningError.self) { try await Self.verifier(clock: clock).verify(unknown) }?.code == .unknownKey)
 
         var forged = request
         forged.head.path = "/v1/items?a=1"
-        let error = await caught(HMACVerificationError.self) { try await Self.verifier(clock: clock).verify(forged) }
+        let error = await caught(SigningError.self) { try await Self.verifier(clock: clock).verify(forged) }
         #expect(error?.code == .badSignature)
         let text = error.map { String(describing: $0) } ?? ""
         #expect(!text.contains("0123456789abcdef"))

@@ -16,7 +16,7 @@ import Testing
         var input: String?
         var signature: String?
         var label: String? = nil
-        var code: MessageSignatureError.Code
+        var code: SigningError.Code
         var description: String { name }
     }
 
@@ -59,7 +59,7 @@ import Testing
         let verifier = HTTPMessageSignatureVerifier(policy: .init(label: testCase.label), now: { now }) { id in
             id == "test-shared-secret" ? .hmacSHA256(secret) : nil
         }
-        let error = await caught(MessageSignatureError.self) { try await verifier.verify(request) }
+        let error = await caught(SigningError.self) { try await verifier.verify(request) }
         #expect(error?.code == testCase.code)
         let text = String(describing: error) + String(reflecting: error)
         #expect(!text.contains(Self.secretBase64))
@@ -75,7 +75,7 @@ import Testing
         let verifier = HTTPMessageSignatureVerifier(
             policy: .init(requiredComponents: [.method, .targetURI]), now: { MessageSignatureVectorTests.created }
         ) { _ in .hmacSHA256(secret) }
-        let error = await caught(MessageSignatureError.self) { try await verifier.verify(request) }
+        let error = await caught(SigningError.self) { try await verifier.verify(request) }
         #expect(error?.code == .requiredComponentNotCovered)
     }
 
@@ -98,7 +98,7 @@ import Testing
         let parsed = try StructuredField.parseDictionary(text)
         #expect(parsed.serialized == text)
         #expect(parsed["b"] == .item(.init(.byteSequence(Data([0, 1, 2])))))
-        #expect(throws: StructuredFieldError.self) { try StructuredField.parseDictionary("a=1;") }
-        #expect(throws: StructuredFieldError.self) { try StructuredField.parseDictionary("a=?2") }
+        #expect(throws: SigningError.self) { try StructuredField.parseDictionary("a=1;") }
+        #expect(throws: SigningError.self) { try StructuredField.parseDictionary("a=?2") }
     }
 }

@@ -76,7 +76,7 @@ import Testing
         // A changed covered component, or signature parameter, breaks it.
         request.head.path = "/foo?param=Value&Pet=cat"
         request.head.headerFields[HTTPMessageSigner.signatureInputField] = vector.input.replacingOccurrences(of: "created=1618884473", with: "created=1618884472")
-        await #expect(throws: MessageSignatureError.self) { try await Self.verifier(key).verify(request) }
+        await #expect(throws: SigningError.self) { try await Self.verifier(key).verify(request) }
     }
 
     @Test func everyAlgorithmSignsAndVerifies() async throws {
@@ -97,7 +97,7 @@ import Testing
             if key.algorithm == .ecdsaP384SHA384 { #expect(verified.signature.count == 96) }
             if key.algorithm == .rsaPSSSHA512 || key.algorithm == .rsaV15SHA256 { #expect(verified.signature.count == 256) }
             request.head.method = .put
-            await #expect(throws: MessageSignatureError.self) { try await verifier.verify(request) }
+            await #expect(throws: SigningError.self) { try await verifier.verify(request) }
             #expect(!String(describing: key).contains("BEGIN"))
         }
     }
@@ -118,7 +118,7 @@ import Testing
         #expect(try value(.dictionaryMember("c", of: "example-dict")) == "(a b c)")
         #expect(try value(.dictionaryMember("sha-512", of: "content-digest")) == ":WZDPaVn/7XgHaAy8pmojAkGWoRx2UFChF41A2svX+TaPm+AbwAgBWnrIiYllu7BNNyealdVLvRwEmTHWXvJwew==:")
 
-        func code(_ component: ComponentIdentifier, kinds: [String: StructuredFieldKind] = kinds) -> MessageSignatureError.Code? {
+        func code(_ component: ComponentIdentifier, kinds: [String: StructuredFieldKind] = kinds) -> SigningError.Code? {
             do {
                 _ = try SignatureBase.value(of: component, in: .request(head), structuredFields: kinds)
                 return nil
@@ -146,7 +146,7 @@ import Testing
         let verifier = HTTPMessageSignatureVerifier(structuredFields: kinds, now: { MessageSignatureVectorTests.created }) { _ in .hmacSHA256(secret) }
         try await verifier.verify(request)
         request.head.headerFields[try .named("Example-Dict")] = "a=2, b=2;x=1;y=2, c=(a b c)"
-        await #expect(throws: MessageSignatureError.self) { try await verifier.verify(request) }
+        await #expect(throws: SigningError.self) { try await verifier.verify(request) }
     }
 
     /// RFC 8941 §4.2.7: a byte sequence without its `=` padding is accepted.

@@ -90,7 +90,7 @@ import Testing
         try await Self.verifier(.ed25519(publicKey), keyID: "test-key-ed25519").verify(request)
         request.head.path = "/foo?param=Value&Pet=cat"
         request.head.method = .put
-        await #expect(throws: MessageSignatureError.self) {
+        await #expect(throws: SigningError.self) {
             try await Self.verifier(.ed25519(publicKey), keyID: "test-key-ed25519").verify(request)
         }
     }
@@ -118,14 +118,14 @@ import Testing
 
         var changedBody = request
         changedBody.body = Data(#"{"hello": "mallory"}"#.utf8)
-        #expect(await caught(MessageSignatureError.self) { try await verifier.verify(changedBody) }?.code == .contentDigestMismatch)
+        #expect(await caught(SigningError.self) { try await verifier.verify(changedBody) }?.code == .contentDigestMismatch)
 
         let late = HTTPMessageSignatureVerifier(policy: .init(maximumAge: nil), now: { Self.created.addingTimeInterval(1000) }) { _ in
             .ecdsaP256SHA256(privateKey.publicKey)
         }
-        #expect(await caught(MessageSignatureError.self) { try await late.verify(request) }?.code == .expired)
+        #expect(await caught(SigningError.self) { try await late.verify(request) }?.code == .expired)
 
         let wrongKey = HTTPMessageSignatureVerifier(now: { Self.created }) { _ in .ed25519(Curve25519.Signing.PrivateKey().publicKey) }
-        #expect(await caught(MessageSignatureError.self) { try await wrongKey.verify(request) }?.code == .algorithmMismatch)
+        #expect(await caught(SigningError.self) { try await wrongKey.verify(request) }?.code == .algorithmMismatch)
     }
 }

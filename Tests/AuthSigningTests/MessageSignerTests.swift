@@ -58,7 +58,7 @@ import Testing
     /// signer is used.
     @Test func anInvalidConfigurationIsRefusedOnEveryUse() async throws {
         let repeated = HTTPMessageSigner(keyID: "k1", key: Self.key, components: [.method, .path, .method])
-        let repeatedError = #expect(throws: MessageSignatureError.self) { try repeated.signature(for: try Self.request(), at: Self.date) }
+        let repeatedError = #expect(throws: SigningError.self) { try repeated.signature(for: try Self.request(), at: Self.date) }
         #expect(repeatedError?.message.contains("listed twice") == true)
         for signer in [HTTPMessageSigner(label: "Sig", keyID: "k1", key: Self.key, components: [.method]),
                        HTTPMessageSigner(keyID: "", key: Self.key, components: [.method]),

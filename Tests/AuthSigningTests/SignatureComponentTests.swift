@@ -33,9 +33,9 @@ import Testing
         let simple = HTTPRequest(method: .get, scheme: "https", authority: "example.com", path: "/path?param=value&foo=bar&baz=batman&qux=")
         #expect(try Self.value(.queryParam("baz"), simple) == "batman")
         #expect(try Self.value(.queryParam("qux"), simple) == "")
-        #expect(throws: MessageSignatureError.self) { try Self.value(.queryParam("missing"), simple) }
+        #expect(throws: SigningError.self) { try Self.value(.queryParam("missing"), simple) }
         let repeated = HTTPRequest(method: .get, scheme: "https", authority: "example.com", path: "/?a=1&a=2")
-        #expect(throws: MessageSignatureError.self) { try Self.value(.queryParam("a"), repeated) }
+        #expect(throws: SigningError.self) { try Self.value(.queryParam("a"), repeated) }
     }
 
     @Test func headerFieldsOfSection21() throws {
@@ -55,7 +55,7 @@ import Testing
         let binary = ComponentIdentifier("example-header", parameters: [("bs", .boolean(true))])
         #expect(binary.description == #""example-header";bs"#)
         #expect(try Self.value(binary, head) == ":dmFsdWUsIHdpdGgsIGxvdHM=:, :b2YsIGNvbW1hcw==:")
-        #expect(throws: MessageSignatureError.self) { try Self.value(.header("absent"), head) }
+        #expect(throws: SigningError.self) { try Self.value(.header("absent"), head) }
     }
 
     @Test func statusAndRequestBoundComponentsOfResponses() throws {
@@ -72,11 +72,11 @@ import Testing
         #expect(key?.code == .componentNotFound)
     }
 
-    func caughtSync(_ body: () throws -> Any) throws -> MessageSignatureError? {
+    func caughtSync(_ body: () throws -> Any) throws -> SigningError? {
         do {
             _ = try body()
             return nil
-        } catch let error as MessageSignatureError {
+        } catch let error as SigningError {
             return error
         }
     }

@@ -256,8 +256,8 @@ import Testing
         // grant_type=client_credentials&scope=read+write
     }
 
-    /// Sources/AuthCore/HTTP/Middleware.swift:15
-    static func AuthCore_HTTP_Middleware_15() async throws {
+    /// Sources/AuthCore/HTTP/Middleware.swift:14
+    static func AuthCore_HTTP_Middleware_14() async throws {
         struct RequestID: Middleware {
             nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
                 var request = request
@@ -300,8 +300,8 @@ import Testing
             secretScope: CredentialScope(allowedHosts: AllowedHosts(["api.example.com"])))
     }
 
-    /// Sources/AuthCore/Renewal/AccountSession.swift:385
-    static func AuthCore_Renewal_AccountSession_385() async throws {
+    /// Sources/AuthCore/Renewal/AccountSession.swift:383
+    static func AuthCore_Renewal_AccountSession_383() async throws {
         for await state in client.session.states() {
             if case .reauthenticationRequired = state { showSignIn(client.account) }
         }
@@ -342,6 +342,16 @@ import Testing
     static func AuthCore_Strategies_OAuth2TokenEndpoint_76() async throws {
         let endpoint = OAuth2TokenEndpoint(url: tokenURL, clientID: "svc", authentication: .clientSecretBasic(secret: Secret(clientSecret)), transport: transport)
         let tokens = try await endpoint.requestTokens([("grant_type", "client_credentials"), ("scope", "read")])
+    }
+
+    /// Sources/AuthCore/Support/ErrorCode.swift:11
+    static func AuthCore_Support_ErrorCode_11() async throws {
+        func retryLater(_ error: AuthError) -> Bool {
+            switch error.code {
+            case .storage, .renewalFailed, .transport, .timeout: true
+            default: error.code == .excessiveRenewal
+            }
+        }
     }
 
     /// Sources/AuthCore/Vault/AESGCMCipher.swift:6
@@ -721,7 +731,7 @@ import Testing
     /// Sources/AuthSigning/HMAC/HMACRequestVerifier.swift:12
     static func AuthSigning_HMAC_HMACRequestVerifier_12() async throws {
         let verifier = HMACRequestVerifier { keyID in keyID == "client-1" ? key : nil }
-        let keyID = try await verifier.verify(request)   // throws HMACVerificationError
+        let keyID = try await verifier.verify(request)   // throws SigningError
     }
 
     /// Sources/AuthSigning/HMAC/NonceCache.swift:12
@@ -747,7 +757,7 @@ import Testing
         let verifier = HTTPMessageSignatureVerifier(policy: .init(requiredComponents: [.method, .path])) { keyID in
             keys[keyID]
         }
-        let verified = try await verifier.verify(request)   // throws MessageSignatureError
+        let verified = try await verifier.verify(request)   // throws SigningError
     }
 
     /// Sources/AuthSigning/MessageSignatures/HTTPMessageSigner.swift:10

@@ -83,7 +83,7 @@ extension SecretExhibit {
         do {
             _ = try OTPKeyURI(parsing: "otpauth://totp/Example:alice?secret=\(m)-not-base32!&issuer=Example")
         } catch {
-            list.append(SecretExhibit(error, [m], name: "OTPKeyURIError (bad secret)"))
+            list.append(SecretExhibit(error, [m], name: "MFAError (key URI, bad secret)"))
         }
         do {
             _ = try OTPSecret(base32: "\(m)!!")
@@ -93,7 +93,7 @@ extension SecretExhibit {
         do {
             _ = try Base32.decode("\(m)=9")
         } catch {
-            list.append(SecretExhibit(error, [m], name: "Base32Error (bad input)"))
+            list.append(SecretExhibit(error, [m], name: "MFAError (base32, bad input)"))
         }
         return list
     }

@@ -58,7 +58,7 @@ extension SecretExhibit {
         do {
             try await verifier.verify(forged)
         } catch {
-            list.append(SecretExhibit(error, [m], name: "HMACVerificationError (forged signature)"))
+            list.append(SecretExhibit(error, [m], name: "SigningError (HMAC, forged signature)"))
         }
         return list
     }

@@ -1,5 +1,5 @@
 /// Fuzzes AuthMFA's `Base32.decode` (OTP secrets typed by users or read from URIs and storage),
-/// and `Base32.encode` of the raw input bytes. Contracts: errors are `Base32Error` with a position
+/// and `Base32.encode` of the raw input bytes. Contracts: errors are `MFAError` with a position
 /// inside the text; decoded bytes re-encode (padded and unpadded) to text that decodes to the
 /// same bytes; any bytes survive encode then decode.
 import AuthMFA
@@ -25,7 +25,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     } catch {
         trace("error \(error)")
         if let position = error.position {
-            require(position >= 0 && position <= text.utf8.count, "Base32Error position \(position) outside the text")
+            require(position >= 0 && position <= text.utf8.count, "MFAError position \(position) outside the text")
         }
     }
     for padding in [true, false] {

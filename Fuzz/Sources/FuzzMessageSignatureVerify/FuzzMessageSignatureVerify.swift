@@ -3,7 +3,7 @@
 ///
 /// 1. `HTTPMessageSignatureVerifier` verifies the request built from them, and a response
 ///    carrying the same fields for that request (for `;req` components): it must throw a
-///    `MessageSignatureError`, never succeed (the key is secret) nor trap.
+///    `SigningError`, never succeed (the key is secret) nor trap.
 /// 2. The components of the first `Signature-Input` member are signed by `HTTPMessageSigner`
 ///    (merging into the hostile fields, with `Content-Digest` when covered) and verified with
 ///    the same key, nonce cache and clock. Contract: what the signer signs, the verifier accepts
@@ -47,7 +47,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         case .success: fatalError("a hostile signature verified without the key")
         case .failure(let error):
             trace("hostile: \(error)")
-            require(error is MessageSignatureError, "the verifier threw \(type(of: error)), not MessageSignatureError")
+            require(error is SigningError, "the verifier threw \(type(of: error)), not SigningError")
         }
     }
 

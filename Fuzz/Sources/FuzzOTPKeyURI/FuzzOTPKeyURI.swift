@@ -1,6 +1,6 @@
 /// Fuzzes AuthMFA's `OTPKeyURI(parsing:)` (enrollment QR codes and pasted URIs), then the
 /// generator the URI describes: a code now, at the last representable step, and a verification.
-/// Contracts: errors are `OTPKeyURIError`; a parsed URI's `uriString` parses back to an equal URI
+/// Contracts: errors are `MFAError`; a parsed URI's `uriString` parses back to an equal URI
 /// (its documentation promises that any issuer and account round-trip); a TOTP code verifies at
 /// the time it was made.
 import AuthMFA

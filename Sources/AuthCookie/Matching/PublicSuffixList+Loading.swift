@@ -6,7 +6,7 @@ extension PublicSuffixList {
 
     /// The shipped list, both sections, compiled at the first lookup of ``builtIn``: a
     /// `static let`, so it is loaded once and safely from any thread.
-    static let shipped = Result { () throws(PublicSuffixListError) in
+    static let shipped = Result { () throws(CookieError) in
         try loadShippedRules(includingPrivateDomains: true)
     }
 
@@ -16,11 +16,10 @@ extension PublicSuffixList {
     /// this at start-up to report a broken installation, or to get the ICANN section alone.
     /// - Parameter includingPrivateDomains: Whether the private section's rules apply (default
     ///   true).
-    /// - Throws: ``PublicSuffixListError``: ``PublicSuffixListError/Code/resourceMissing``,
-    ///   ``PublicSuffixListError/Code/unreadable``, ``PublicSuffixListError/Code/malformed``
-    ///   (not UTF-8, or without its ICANN and private sections) or
-    ///   ``PublicSuffixListError/Code/invalidRule``.
-    public static func bundled(includingPrivateDomains: Bool = true) throws(PublicSuffixListError) -> PublicSuffixList {
+    /// - Throws: ``CookieError``: `.publicSuffixListMissing`, `.publicSuffixListUnreadable`,
+    ///   `.publicSuffixListMalformed` (not UTF-8, or without its ICANN and private sections) or
+    ///   `.publicSuffixListInvalidRule`.
+    public static func bundled(includingPrivateDomains: Bool = true) throws(CookieError) -> PublicSuffixList {
         PublicSuffixList(storage: .loaded(.success(try loadShippedRules(includingPrivateDomains: includingPrivateDomains))))
     }
 
@@ -28,44 +27,43 @@ extension PublicSuffixList {
     /// - Parameters:
     ///   - url: A `public_suffix_list.dat` file, UTF-8.
     ///   - includingPrivateDomains: Whether the private section's rules apply (default true).
-    /// - Throws: ``PublicSuffixListError``: ``PublicSuffixListError/Code/unreadable``,
-    ///   ``PublicSuffixListError/Code/malformed`` (not UTF-8) or
-    ///   ``PublicSuffixListError/Code/invalidRule``.
-    public init(contentsOf url: URL, includingPrivateDomains: Bool = true) throws(PublicSuffixListError) {
+    /// - Throws: ``CookieError``: `.publicSuffixListUnreadable`, `.publicSuffixListMalformed`
+    ///   (not UTF-8) or `.publicSuffixListInvalidRule`.
+    public init(contentsOf url: URL, includingPrivateDomains: Bool = true) throws(CookieError) {
         self.init(storage: .loaded(.success(try Self.compileFile(at: url, includingPrivateDomains: includingPrivateDomains))))
     }
 
-    static func loadShippedRules(includingPrivateDomains: Bool) throws(PublicSuffixListError) -> PublicSuffixRules {
+    static func loadShippedRules(includingPrivateDomains: Bool) throws(CookieError) -> PublicSuffixRules {
         try loadShippedRules(
             at: Bundle.module.url(forResource: resourceName, withExtension: "dat"),
             includingPrivateDomains: includingPrivateDomains)
     }
 
     /// Compiles the shipped list found at `url`, which must have both sections.
-    static func loadShippedRules(at url: URL?, includingPrivateDomains: Bool) throws(PublicSuffixListError) -> PublicSuffixRules {
+    static func loadShippedRules(at url: URL?, includingPrivateDomains: Bool) throws(CookieError) -> PublicSuffixRules {
         guard let url else {
-            throw PublicSuffixListError(
-                code: .resourceMissing,
+            throw CookieError(
+                code: .publicSuffixListMissing,
                 message: "\(resourceName).dat is not in AuthCookie's resource bundle; rebuild the package, or ship its resource bundle with the executable")
         }
         let rules = try compileFile(at: url, includingPrivateDomains: includingPrivateDomains)
         guard rules.sections.contains([.icann, .privateDomains]), rules.ruleCount > 0 else {
-            throw PublicSuffixListError(
-                code: .malformed,
+            throw CookieError(
+                code: .publicSuffixListMalformed,
                 message: "\(url.lastPathComponent) lacks the ICANN or the private section; restore it with scripts/update-public-suffix-list")
         }
         return rules
     }
 
-    static func compileFile(at url: URL, includingPrivateDomains: Bool) throws(PublicSuffixListError) -> PublicSuffixRules {
+    static func compileFile(at url: URL, includingPrivateDomains: Bool) throws(CookieError) -> PublicSuffixRules {
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw PublicSuffixListError(code: .unreadable, message: "cannot read \(url.lastPathComponent)", underlying: error)
+            throw CookieError(code: .publicSuffixListUnreadable, message: "cannot read \(url.lastPathComponent)", underlying: error)
         }
         guard let text = String(validating: data, as: UTF8.self) else {
-            throw PublicSuffixListError(code: .malformed, message: "\(url.lastPathComponent) is not UTF-8 text")
+            throw CookieError(code: .publicSuffixListMalformed, message: "\(url.lastPathComponent) is not UTF-8 text")
         }
         return try PublicSuffixRules.compile(text: text, includingPrivateDomains: includingPrivateDomains)
     }

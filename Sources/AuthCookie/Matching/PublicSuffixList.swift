@@ -35,7 +35,7 @@
 /// ```
 ///
 /// ## In the cookie jar
-/// A cookie whose `Domain` is a public suffix is rejected with ``CookieError/Code/publicSuffix``,
+/// A cookie whose `Domain` is a public suffix is rejected with `CookieError.Code.publicSuffix`,
 /// except when the domain equals the request host: it is then stored as a host-only cookie, as
 /// RFC 6265 says. So `Domain=com.` is rejected like `Domain=com`; `Domain=example.com.` from
 /// `www.example.com` does not domain-match the host and is rejected too, as Chrome and Firefox
@@ -56,7 +56,7 @@ public struct PublicSuffixList: Sendable, Hashable {
         /// The shipped list, compiled at its first use (``PublicSuffixList/shipped``).
         case shipped
         /// Rules compiled from a text, or the reason there are none (fail closed).
-        case loaded(Result<PublicSuffixRules, PublicSuffixListError>)
+        case loaded(Result<PublicSuffixRules, CookieError>)
     }
 
     let storage: Storage
@@ -79,37 +79,37 @@ public struct PublicSuffixList: Sendable, Hashable {
     ///   - text: The list.
     ///   - includingPrivateDomains: Whether the rules of the private section apply (default
     ///     true, as in browsers' cookie handling); false keeps the registries' rules only.
-    /// - Throws: ``PublicSuffixListError`` with code ``PublicSuffixListError/Code/invalidRule``
-    ///   and the line number for a line that is not a rule.
-    public init(text: String, includingPrivateDomains: Bool = true) throws(PublicSuffixListError) {
+    /// - Throws: ``CookieError`` with code `.publicSuffixListInvalidRule` and the line number
+    ///   for a line that is not a rule.
+    public init(text: String, includingPrivateDomains: Bool = true) throws(CookieError) {
         let rules = try PublicSuffixRules.compile(text: text, includingPrivateDomains: includingPrivateDomains)
         self.init(storage: .loaded(.success(rules)))
     }
 
     /// Compiles a list from rules in the list's syntax: `example`, `*.example`, `!www.example`.
-    /// - Throws: ``PublicSuffixListError`` (``PublicSuffixListError/Code/invalidRule``, with the
-    ///   1-based position as its line) for a string that is not a rule.
-    public init(rules: some Sequence<String>) throws(PublicSuffixListError) {
+    /// - Throws: ``CookieError`` (`.publicSuffixListInvalidRule`, with the 1-based position as
+    ///   its line) for a string that is not a rule.
+    public init(rules: some Sequence<String>) throws(CookieError) {
         self.init(storage: .loaded(.success(try PublicSuffixRules.compile(rules: rules))))
     }
 
     /// A list that treats every name as a public suffix, for when the real one is unavailable.
     /// - Parameter reason: Why there is no list; ``unavailableReason`` returns it.
-    public static func unavailable(because reason: PublicSuffixListError) -> PublicSuffixList {
+    public static func unavailable(because reason: CookieError) -> PublicSuffixList {
         PublicSuffixList(storage: .loaded(.failure(reason)))
     }
 
     /// The list with more rules, in the list's syntax (`myplatform.dev`, `*.apps.example`).
     /// An unavailable list stays unavailable: added rules never make it accept more.
-    /// - Throws: ``PublicSuffixListError`` for a string that is not a rule.
-    public func adding(_ rules: some Sequence<String>) throws(PublicSuffixListError) -> PublicSuffixList {
+    /// - Throws: ``CookieError`` for a string that is not a rule.
+    public func adding(_ rules: some Sequence<String>) throws(CookieError) -> PublicSuffixList {
         guard case .success(let base) = resolved else { return self }
         return PublicSuffixList(storage: .loaded(.success(try PublicSuffixRules.compile(rules: rules, onto: base))))
     }
 
     /// Why the list is unavailable and treats every name as a public suffix; nil when it has
     /// its rules. For ``builtIn``, reading it loads the shipped list.
-    public var unavailableReason: PublicSuffixListError? {
+    public var unavailableReason: CookieError? {
         if case .failure(let reason) = resolved { return reason }
         return nil
     }
@@ -161,7 +161,7 @@ public struct PublicSuffixList: Sendable, Hashable {
     }
 
     /// The rules, or why there are none; the shipped list is loaded at the first call.
-    var resolved: Result<PublicSuffixRules, PublicSuffixListError> {
+    var resolved: Result<PublicSuffixRules, CookieError> {
         switch storage {
         case .shipped: Self.shipped
         case .loaded(let result): result

@@ -71,8 +71,8 @@ extension PublicSuffixRules {
 
     /// Compiles the text of a list in the format of `public_suffix_list.dat`: one rule per line,
     /// each line read up to its first whitespace, `//` comments.
-    /// - Throws: ``PublicSuffixListError/Code/invalidRule`` for a line that is not a rule.
-    static func compile(text: String, includingPrivateDomains: Bool) throws(PublicSuffixListError) -> PublicSuffixRules {
+    /// - Throws: ``CookieError`` `.publicSuffixListInvalidRule` for a line that is not a rule.
+    static func compile(text: String, includingPrivateDomains: Bool) throws(CookieError) -> PublicSuffixRules {
         var builder = Builder()
         builder.entries.reserveCapacity(text.utf8.count / 24)
         var inPrivateSection = false
@@ -105,7 +105,7 @@ extension PublicSuffixRules {
     }
 
     /// Compiles rules given one per string, in the list's syntax, without comments.
-    static func compile(rules: some Sequence<String>, onto base: PublicSuffixRules? = nil) throws(PublicSuffixListError) -> PublicSuffixRules {
+    static func compile(rules: some Sequence<String>, onto base: PublicSuffixRules? = nil) throws(CookieError) -> PublicSuffixRules {
         var builder = Builder(entries: base?.entries ?? [:], ruleCount: base?.ruleCount ?? 0)
         for (index, rule) in rules.enumerated() {
             try builder.add(rule.trimmingCharacters(in: .whitespaces), line: index + 1)
@@ -122,7 +122,7 @@ extension PublicSuffixRules {
         var entries: [Substring: Flags] = [:]
         var ruleCount = 0
 
-        mutating func add(_ rule: String, line: Int) throws(PublicSuffixListError) {
+        mutating func add(_ rule: String, line: Int) throws(CookieError) {
             var body = Substring(rule)
             var flag = Flags.normal
             if body.hasPrefix("!") {
@@ -175,8 +175,8 @@ extension PublicSuffixRules {
             }
         }
 
-        private func invalid(_ rule: String, _ line: Int, _ why: String) -> PublicSuffixListError {
-            PublicSuffixListError(code: .invalidRule, message: "'\(rule)' is not a public suffix rule: \(why)", line: line)
+        private func invalid(_ rule: String, _ line: Int, _ why: String) -> CookieError {
+            CookieError(code: .publicSuffixListInvalidRule, message: "'\(rule)' is not a public suffix rule: \(why)", line: line)
         }
     }
 }

@@ -1,11 +1,13 @@
 import HTTPTypes
+import Logging
 
 extension AuthContainer {
     /// Builds a client that acts as `account` with `strategy`.
     ///
     /// The pipeline, outermost first: plug-ins of the observation and caching phases, redirect,
     /// retry, rate-limit observer, headers, authentication, plug-ins of the session, proof and
-    /// signing phases, timeout (when configured), logging, then the transport (see
+    /// signing phases, timeout (when configured), logging (unless the container's logger
+    /// discards everything, as its default does), then the transport (see
     /// ``MiddlewarePhase``). Every client of the same account shares its session, and
     /// with it the strategy the first client of that account was built with (see
     /// ``SessionRegistry/session(for:strategy:)``).
@@ -28,7 +30,7 @@ extension AuthContainer {
         middlewares.append(AuthenticationMiddleware(session: session))
         middlewares += plugins.middlewares(where: { !$0.isOutsideAuthentication }, for: context)
         if let timeout = self[RequestTimeoutKey.self] { middlewares.append(TimeoutMiddleware(timeout: timeout, clock: clock)) }
-        middlewares.append(LoggingMiddleware(logger: self[LoggerKey.self], secretFields: secrets))
+        if let logging = logging(secrets) { middlewares.append(logging) }
         return AccountClient(session: session, client: AuthClient(transport: self[TransportKey.self], middlewares: middlewares))
     }
 
@@ -46,8 +48,16 @@ extension AuthContainer {
             RedirectMiddleware(secretFields: secrets),
             RetryMiddleware(policy: self[RetryPolicyKey.self], clock: clock),
             HeadersMiddleware(self[DefaultHeadersKey.self], secretFields: secrets, secretScope: CredentialScope(allowedHosts: AllowedHosts([]), events: self[AuthEventsKey.self])),
-            LoggingMiddleware(logger: self[LoggerKey.self], secretFields: secrets),
-        ])
+        ] + [logging(secrets)].compactMap { $0 })
+    }
+
+    /// The logging middleware, or nil when the container's logger discards everything
+    /// (`SwiftLogNoOpLogHandler`, the default ``LoggerKey``): such a logger never logs, whatever
+    /// its level.
+    private func logging(_ secrets: SecretFieldNames) -> LoggingMiddleware? {
+        let logger = self[LoggerKey.self]
+        guard !(logger.handler is SwiftLogNoOpLogHandler) else { return nil }
+        return LoggingMiddleware(logger: logger, secretFields: secrets)
     }
 }
 

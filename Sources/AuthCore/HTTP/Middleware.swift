@@ -2,8 +2,7 @@
 /// back, and may change, repeat or answer it.
 ///
 /// A client is a transport plus an ordered list of middlewares; the first is the outermost.
-/// ``AuthClient`` links them once, when it is made: each middleware's `next` calls the one after
-/// it, and the last one's calls the transport. Redirects, retries, authentication, logging and
+/// Each middleware's `next` calls the one after it, and the last one's calls the transport. Redirects, retries, authentication, logging and
 /// every plug-in are middlewares like any other.
 ///
 /// ## Implementing
@@ -53,32 +52,49 @@ extension Middleware {
 
 /// The rest of a pipeline, as a middleware receives it: call it like a function,
 /// `try await next(request)`, zero or more times.
+///
+/// It is a place in the client's pipeline: calling it runs the middleware at that place with the place
+/// after it as its `next`, and past the last middleware, the transport.
 public struct MiddlewareNext: Sendable {
     /// A closure that stands for the rest of a pipeline.
     public typealias Body = nonisolated(nonsending) @Sendable (AuthRequest) async throws -> AuthResponse
 
-    private let body: Body
+    private let pipeline: Pipeline
+    private let index: Int
+
+    init(_ pipeline: Pipeline, at index: Int) {
+        self.pipeline = pipeline
+        self.index = index
+    }
 
     /// The rest of the pipeline as `body`.
     public init(_ body: @escaping Body) {
-        self.body = body
+        self.init(Pipeline([], ending: ClosureTransport(body)), at: 0)
     }
 
     /// Sends `request` through the rest of the pipeline.
     public nonisolated(nonsending) func callAsFunction(_ request: AuthRequest) async throws -> AuthResponse {
-        try await body(request)
+        try await pipeline.send(request, from: index)
+    }
+}
+
+/// Middlewares in front of a transport: what a client sends its requests through.
+///
+/// A request enters at the first middleware (place 0); the middleware at place `i` gets
+/// the place `i + 1` as its `next`; past the last middleware is the transport.
+final class Pipeline: Sendable {
+    let middlewares: [any Middleware]
+    let transport: any Transport
+
+    init(_ middlewares: [any Middleware], ending transport: any Transport) {
+        self.middlewares = middlewares
+        self.transport = transport
     }
 
-    /// `middlewares` (outermost first) in front of `transport`, linked: the pipeline a client
-    /// sends through. Each middleware's `next` is the link made for the middleware after it;
-    /// the last one's sends through the transport.
-    static func linking(_ middlewares: [any Middleware], to transport: any Transport) -> MiddlewareNext {
-        var next = MiddlewareNext { request in try await transport.send(request) }
-        for middleware in middlewares.reversed() {
-            let rest = next
-            next = MiddlewareNext { request in try await middleware.intercept(request, next: rest) }
-        }
-        return next
+    /// Sends `request` through the middlewares from place `index` on, then the transport.
+    nonisolated(nonsending) func send(_ request: AuthRequest, from index: Int) async throws -> AuthResponse {
+        guard index < middlewares.count else { return try await transport.send(request) }
+        return try await middlewares[index].intercept(request, next: MiddlewareNext(self, at: index + 1))
     }
 }
 

@@ -16,7 +16,7 @@ import HTTPTypes
 /// machine), if it is due for renewal by the client's own clock (it expired on its way), or if a
 /// newer one came. A failure the strategy says no renewal can fix, a failure with a credential
 /// the server never answered with and the client does not hold due, and a third failure throw
-/// `AuthError` (``AuthError/Code/csrfRejected`` or ``AuthError/Code/rejectedAfterRenewal``)
+/// `AuthError` (``ErrorCode/csrfRejected`` or ``ErrorCode/rejectedAfterRenewal``)
 /// rather than renew again.
 public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
     /// The account's session.

@@ -15,10 +15,6 @@ public import Logging
 public struct LoggingMiddleware: ObservingMiddleware {
     private let logger: Logger
     private let secretFields: SecretFieldNames
-    /// Whether the logger is one that discards everything (`SwiftLogNoOpLogHandler`, the
-    /// container's default), whose level never changes: each hook then returns at once, without
-    /// asking the handler for its level (about 320 instructions a request for the two hooks).
-    private let discards: Bool
 
     /// Creates the middleware.
     /// - Parameters:
@@ -28,7 +24,6 @@ public struct LoggingMiddleware: ObservingMiddleware {
     public init(logger: Logger, secretFields: SecretFieldNames = SecretFieldNames()) {
         self.logger = logger
         self.secretFields = SecretFieldNames.standard.union(secretFields)
-        self.discards = logger.handler is SwiftLogNoOpLogHandler
     }
 
     /// Creates the middleware with extra names to redact (case-insensitive).
@@ -38,7 +33,7 @@ public struct LoggingMiddleware: ObservingMiddleware {
 
     /// Logs the request.
     public func willSend(_ request: AuthRequest) {
-        guard !discards, logger.logLevel <= .debug else { return }
+        guard logger.logLevel <= .debug else { return }
         let secrets = secrets(of: request)
         var metadata: Logger.Metadata = ["method": "\(request.head.method)", "url": "\(target(of: request, secrets))", "bytes": "\(request.body.count)"]
         if logger.logLevel <= .trace { metadata["headers"] = Self.redacted(request.head.headerFields, secrets) }
@@ -47,7 +42,7 @@ public struct LoggingMiddleware: ObservingMiddleware {
 
     /// Logs the response.
     public func didReceive(_ response: AuthResponse, for request: AuthRequest) {
-        guard !discards, logger.logLevel <= .debug else { return }
+        guard logger.logLevel <= .debug else { return }
         let secrets = secrets(of: request)
         var metadata: Logger.Metadata = ["url": "\(target(of: request, secrets))", "status": "\(response.status.code)", "bytes": "\(response.body.count)"]
         if logger.logLevel <= .trace { metadata["headers"] = Self.redacted(response.head.headerFields, secrets) }
@@ -56,7 +51,7 @@ public struct LoggingMiddleware: ObservingMiddleware {
 
     /// Logs the failure.
     public func didFail(_ error: any Error, for request: AuthRequest) {
-        guard !discards, logger.logLevel <= .debug else { return }
+        guard logger.logLevel <= .debug else { return }
         logger.debug("request failed", metadata: ["url": "\(target(of: request, secrets(of: request)))", "error": "\(error)"])
     }
 

@@ -73,6 +73,12 @@ public actor AccountSession<Strategy: AuthStrategy> {
 
     /// What requests read and write without entering the actor (see ``SharedState``).
     nonisolated let shared = Mutex(SharedState())
+    /// The ``revision`` of the last published credential a server took (``noteAccepted(_:)``),
+    /// written by requests.
+    nonisolated let acceptedRevision = Atomic<UInt64>(.max)
+    /// The second of the session's clock in which a response's `Date` was last read
+    /// (``takesServerDate(sentAt:)``), written by requests; `Int64.min` before the first.
+    nonisolated let lastDateSecond = Atomic<Int64>(.min)
     /// Who follows ``states()``, and what they were last told.
     nonisolated let stateObservers = Mutex(StateObservers())
     /// The change follower of the registry that made this session, if its store has a feed.
@@ -82,8 +88,7 @@ public actor AccountSession<Strategy: AuthStrategy> {
     ///
     /// `ready` and `renewal` are a snapshot of the actor's state, written only by the actor
     /// (`publish()`, on every change of the state they derive from), so a request that finds a
-    /// credential here finds the one the actor holds. The rest is state of its own, written by
-    /// requests. Most requests find a valid credential here, and requests arriving during a
+    /// credential here finds the one the actor holds. Most requests find a valid credential here, and requests arriving during a
     /// renewal find the renewal to wait for, so neither costs an actor hop; everything else takes
     /// the isolated path.
     struct SharedState: Sendable {
@@ -96,11 +101,6 @@ public actor AccountSession<Strategy: AuthStrategy> {
         var skew: TimeInterval = 0
         /// Whether the last store operation failed (one `storeUnavailable` event per episode).
         var storeFaulted = false
-        /// The ``revision`` of the last published credential a server took (``noteAccepted(_:)``).
-        var acceptedRevision = UInt64.max
-        /// The second of the session's clock in which a response's `Date` was last read
-        /// (``takesServerDate(sentAt:)``); nil before the first.
-        var lastDateSecond: Int64?
     }
 
     private func publish() {
@@ -266,8 +266,8 @@ extension AccountSession {
     /// below 400).
     nonisolated func noteAccepted(_ credential: Published) {
         let revision = credential.revision
-        guard revision != .max else { return }
-        shared.withLock { $0.acceptedRevision = revision }
+        guard revision != .max, acceptedRevision.load(ordering: .relaxed) != revision else { return }
+        acceptedRevision.store(revision, ordering: .relaxed)
     }
 
     /// Whether a request refused with `credential` after a first refusal may try once more: the
@@ -278,7 +278,7 @@ extension AccountSession {
     /// the request then ends with its refusal.
     func mayTryAgain(after credential: Published) -> Bool {
         guard let current else { return false }
-        return credential.credential != current || shared.withLock({ $0.acceptedRevision }) == revision || isDue(current)
+        return credential.credential != current || acceptedRevision.load(ordering: .relaxed) == revision || isDue(current)
     }
 }
 
@@ -327,11 +327,9 @@ extension AccountSession {
     nonisolated func takesServerDate(sentAt sent: Date) -> Bool {
         // A time that `Int64` cannot count in seconds (not finite) is read on every response.
         guard let second = Int64(exactly: sent.timeIntervalSinceReferenceDate.rounded(.down)) else { return true }
-        return shared.withLock { state in
-            guard state.lastDateSecond != second else { return false }
-            state.lastDateSecond = second
-            return true
-        }
+        let last = lastDateSecond.load(ordering: .relaxed)
+        guard last != second else { return false }
+        return lastDateSecond.compareExchange(expected: last, desired: second, ordering: .relaxed).exchanged
     }
 
     /// Records the server's `Date` field of the response to a request sent at `sent` (by the

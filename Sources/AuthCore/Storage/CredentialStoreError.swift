@@ -5,24 +5,7 @@
 /// silently dropped), `.incompatibleVersion` (written by newer code; see AuthMigration).
 public struct CredentialStoreError: Error, Sendable, CustomStringConvertible {
     /// What kind of store failure this is.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private let raw: String
-        private init(_ raw: String) { self.raw = raw }
-        /// Locked, busy or otherwise unreachable for now; the records are not known to be gone.
-        public static let unavailable = Code("unavailable")
-        /// A record or the store itself cannot be read or decoded.
-        public static let corrupted = Code("corrupted")
-        /// A record or schema was written by a newer version than this code understands.
-        public static let incompatibleVersion = Code("incompatibleVersion")
-        /// A key or option is not acceptable to this store.
-        public static let invalidArgument = Code("invalidArgument")
-        /// The record could not be sealed or opened with the configured cipher.
-        public static let cipher = Code("cipher")
-        /// Another input/output failure.
-        public static let io = Code("io")
-        /// A text form of the code.
-        public var description: String { raw }
-    }
+    public typealias Code = ErrorCode<CredentialStoreError>
 
     /// What kind of failure this is.
     public let code: Code
@@ -67,4 +50,19 @@ extension CredentialStoreError {
     public static func incompatibleVersion(found: Int, supported: Int, key: CredentialKey? = nil, path: String? = nil) -> Self {
         Self(code: .incompatibleVersion, message: "format version \(found) is newer than the supported version \(supported); upgrade AuthKit", key: key, path: path)
     }
+}
+
+extension ErrorCode where Domain == CredentialStoreError {
+    /// Locked, busy or otherwise unreachable for now; the records are not known to be gone.
+    public static var unavailable: Self { Self("unavailable") }
+    /// A record or the store itself cannot be read or decoded.
+    public static var corrupted: Self { Self("corrupted") }
+    /// A record or schema was written by a newer version than this code understands.
+    public static var incompatibleVersion: Self { Self("incompatibleVersion") }
+    /// A key or option is not acceptable to this store.
+    public static var invalidArgument: Self { Self("invalidArgument") }
+    /// The record could not be sealed or opened with the configured cipher.
+    public static var cipher: Self { Self("cipher") }
+    /// Another input/output failure.
+    public static var io: Self { Self("io") }
 }

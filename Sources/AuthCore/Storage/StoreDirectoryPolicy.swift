@@ -138,24 +138,7 @@ extension StoreDirectoryPolicy {
     /// `refusal.code == .symbolicLink`.
     public struct Refusal: Error, Sendable, CustomStringConvertible {
         /// What kind of refusal this is.
-        public struct Code: Hashable, Sendable, CustomStringConvertible {
-            private let raw: String
-            private init(_ raw: String) { self.raw = raw }
-            /// The entry is a symbolic link, which the store never follows.
-            public static let symbolicLink = Code("symbolicLink")
-            /// The store's directory, or a directory in it, is something else.
-            public static let notADirectory = Code("notADirectory")
-            /// A file the store uses is a directory, a FIFO, a socket or a device.
-            public static let notARegularFile = Code("notARegularFile")
-            /// Users other than the owner (group or others) can write to the store's directory.
-            public static let insecurePermissions = Code("insecurePermissions")
-            /// The directory or file belongs to another user.
-            public static let foreignOwner = Code("foreignOwner")
-            /// A system call failed, so the entry could not be created or checked.
-            public static let io = Code("io")
-            /// A text form of the code.
-            public var description: String { raw }
-        }
+        public typealias Code = ErrorCode<StoreDirectoryPolicy.Refusal>
 
         /// What kind of refusal this is.
         public let code: Code
@@ -205,4 +188,19 @@ extension StoreDirectoryPolicy {
                 path: path, systemErrorCode: code)
         }
     }
+}
+
+extension ErrorCode where Domain == StoreDirectoryPolicy.Refusal {
+    /// The entry is a symbolic link, which the store never follows.
+    public static var symbolicLink: Self { Self("symbolicLink") }
+    /// The store's directory, or a directory in it, is something else.
+    public static var notADirectory: Self { Self("notADirectory") }
+    /// A file the store uses is a directory, a FIFO, a socket or a device.
+    public static var notARegularFile: Self { Self("notARegularFile") }
+    /// Users other than the owner (group or others) can write to the store's directory.
+    public static var insecurePermissions: Self { Self("insecurePermissions") }
+    /// The directory or file belongs to another user.
+    public static var foreignOwner: Self { Self("foreignOwner") }
+    /// A system call failed, so the entry could not be created or checked.
+    public static var io: Self { Self("io") }
 }

@@ -67,10 +67,10 @@ public enum OAuth2ClientAuthentication: Sendable {
 /// authentication, answered with JSON (RFC 6749 §3.2, and the revocation and introspection
 /// endpoints that follow the same rules).
 ///
-/// Errors follow RFC 6749 §5.2: `invalid_grant` is ``AuthError/Code/reauthenticationRequired``
+/// Errors follow RFC 6749 §5.2: `invalid_grant` is ``ErrorCode/reauthenticationRequired``
 /// (the grant is dead: sign in again); `invalid_client`, `unauthorized_client`,
-/// `unsupported_grant_type` and `invalid_scope` are ``AuthError/Code/misconfigured``; anything
-/// else is ``AuthError/Code/renewalFailed``. Each carries the ``OAuth2Error`` as its underlying
+/// `unsupported_grant_type` and `invalid_scope` are ``ErrorCode/misconfigured``; anything
+/// else is ``ErrorCode/renewalFailed``. Each carries the ``OAuth2Error`` as its underlying
 /// error.
 ///
 /// ```swift

@@ -5,53 +5,7 @@
 /// The ``message`` names what failed and what to do about it; it never contains a secret.
 public struct AuthError: Error, Sendable, CustomStringConvertible, CustomReflectable {
     /// What kind of failure this is.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private let raw: String
-        private init(_ raw: String) { self.raw = raw }
-        /// The request could not be built or is not acceptable.
-        public static let invalidRequest = Code("invalidRequest")
-        /// The transport could not send the request or read the response.
-        public static let transport = Code("transport")
-        /// The request did not finish within its time limit.
-        public static let timeout = Code("timeout")
-        /// A redirect chain was longer than the configured limit, or had no usable `Location`.
-        public static let redirect = Code("redirect")
-        /// The account has no credential: sign in first.
-        public static let notSignedIn = Code("notSignedIn")
-        /// A sign-in was refused: wrong user name, password or code. Ask the user again.
-        public static let invalidCredentials = Code("invalidCredentials")
-        /// The credential cannot be renewed any more; the user must sign in again.
-        public static let reauthenticationRequired = Code("reauthenticationRequired")
-        /// More renewals were asked for than the renewal limit allows in its window.
-        public static let excessiveRenewal = Code("excessiveRenewal")
-        /// A renewal failed for a reason that may pass (network, server error).
-        public static let renewalFailed = Code("renewalFailed")
-        /// The server answered with a status the caller did not accept.
-        public static let httpStatus = Code("httpStatus")
-        /// A response body could not be decoded.
-        public static let decoding = Code("decoding")
-        /// The credential store could not be used. It never means "signed out": the stored
-        /// credential stays, and the next request tries again.
-        public static let storage = Code("storage")
-        /// The server rejected the client itself (`invalid_client`, `unauthorized_client`,
-        /// `unsupported_grant_type`, `invalid_scope` at the token endpoint): a configuration
-        /// error that no retry or renewal fixes. Requests fail fast until a new sign-in.
-        public static let misconfigured = Code("misconfigured")
-        /// The server refused the request again with a newer credential, one it had not answered
-        /// a request with since it became current and that was not due for renewal by the
-        /// client's clock, or refused it a third time (after one more try for a credential that
-        /// went stale or was due). No further renewal is attempted for the request.
-        public static let rejectedAfterRenewal = Code("rejectedAfterRenewal")
-        /// The server refused the request's CSRF token; a renewal cannot fix that.
-        public static let csrfRejected = Code("csrfRejected")
-        /// An authorization (a sign-in through the provider's authorization endpoint or a device
-        /// grant) did not complete: the user or the provider refused it, or its answer failed a
-        /// check (`state`, issuer, a missing code). The ``OAuth2Error``, when the provider sent
-        /// one, is the underlying error. Start a new authorization.
-        public static let authorizationFailed = Code("authorizationFailed")
-        /// A text form of the code.
-        public var description: String { raw }
-    }
+    public typealias Code = ErrorCode<AuthError>
 
     /// What kind of failure this is.
     public let code: Code
@@ -114,4 +68,48 @@ extension AuthError {
     public static func notSignedIn(_ account: AccountKey) -> AuthError {
         AuthError(code: .notSignedIn, message: "no credential is stored for this account; sign in first", account: account)
     }
+}
+
+extension ErrorCode where Domain == AuthError {
+    /// The request could not be built or is not acceptable.
+    public static var invalidRequest: Self { Self("invalidRequest") }
+    /// The transport could not send the request or read the response.
+    public static var transport: Self { Self("transport") }
+    /// The request did not finish within its time limit.
+    public static var timeout: Self { Self("timeout") }
+    /// A redirect chain was longer than the configured limit, or had no usable `Location`.
+    public static var redirect: Self { Self("redirect") }
+    /// The account has no credential: sign in first.
+    public static var notSignedIn: Self { Self("notSignedIn") }
+    /// A sign-in was refused: wrong user name, password or code. Ask the user again.
+    public static var invalidCredentials: Self { Self("invalidCredentials") }
+    /// The credential cannot be renewed any more; the user must sign in again.
+    public static var reauthenticationRequired: Self { Self("reauthenticationRequired") }
+    /// More renewals were asked for than the renewal limit allows in its window.
+    public static var excessiveRenewal: Self { Self("excessiveRenewal") }
+    /// A renewal failed for a reason that may pass (network, server error).
+    public static var renewalFailed: Self { Self("renewalFailed") }
+    /// The server answered with a status the caller did not accept.
+    public static var httpStatus: Self { Self("httpStatus") }
+    /// A response body could not be decoded.
+    public static var decoding: Self { Self("decoding") }
+    /// The credential store could not be used. It never means "signed out": the stored
+    /// credential stays, and the next request tries again.
+    public static var storage: Self { Self("storage") }
+    /// The server rejected the client itself (`invalid_client`, `unauthorized_client`,
+    /// `unsupported_grant_type`, `invalid_scope` at the token endpoint): a configuration
+    /// error that no retry or renewal fixes. Requests fail fast until a new sign-in.
+    public static var misconfigured: Self { Self("misconfigured") }
+    /// The server refused the request again with a newer credential, one it had not answered
+    /// a request with since it became current and that was not due for renewal by the
+    /// client's clock, or refused it a third time (after one more try for a credential that
+    /// went stale or was due). No further renewal is attempted for the request.
+    public static var rejectedAfterRenewal: Self { Self("rejectedAfterRenewal") }
+    /// The server refused the request's CSRF token; a renewal cannot fix that.
+    public static var csrfRejected: Self { Self("csrfRejected") }
+    /// An authorization (a sign-in through the provider's authorization endpoint or a device
+    /// grant) did not complete: the user or the provider refused it, or its answer failed a
+    /// check (`state`, issuer, a missing code). The ``OAuth2Error``, when the provider sent
+    /// one, is the underlying error. Start a new authorization.
+    public static var authorizationFailed: Self { Self("authorizationFailed") }
 }

@@ -1,3 +1,5 @@
+public import AuthCore
+
 /// Why a ``FileCredentialStore`` refused to open its directory.
 ///
 /// Thrown only by ``FileCredentialStore/init(directory:options:)``; the operations of an open
@@ -5,25 +7,7 @@
 /// A refusal by `StoreDirectoryPolicy` is carried as ``underlying``.
 public struct FileStoreError: Error, Sendable, CustomStringConvertible {
     /// What kind of refusal this is.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private let raw: String
-        private init(_ raw: String) { self.raw = raw }
-        /// The path exists but is not a directory.
-        public static let notADirectory = Code("notADirectory")
-        /// Users other than the owner (group or others) can write to the directory.
-        public static let insecurePermissions = Code("insecurePermissions")
-        /// The directory belongs to another user.
-        public static let foreignOwner = Code("foreignOwner")
-        /// The store directory is a symbolic link where none may be (links in the path the
-        /// caller gave are followed; see `StoreDirectoryPolicy`).
-        public static let symbolicLink = Code("symbolicLink")
-        /// The URL is not a file URL.
-        public static let invalidLocation = Code("invalidLocation")
-        /// The directory or its lock file could not be created or inspected.
-        public static let io = Code("io")
-        /// A text form of the code.
-        public var description: String { raw }
-    }
+    public typealias Code = ErrorCode<FileStoreError>
 
     /// What kind of refusal this is.
     public let code: Code
@@ -48,4 +32,20 @@ public struct FileStoreError: Error, Sendable, CustomStringConvertible {
         if let underlying { text += " (caused by: \(String(describing: underlying)))" }
         return text
     }
+}
+
+extension ErrorCode where Domain == FileStoreError {
+    /// The path exists but is not a directory.
+    public static var notADirectory: Self { Self("notADirectory") }
+    /// Users other than the owner (group or others) can write to the directory.
+    public static var insecurePermissions: Self { Self("insecurePermissions") }
+    /// The directory belongs to another user.
+    public static var foreignOwner: Self { Self("foreignOwner") }
+    /// The store directory is a symbolic link where none may be (links in the path the
+    /// caller gave are followed; see `StoreDirectoryPolicy`).
+    public static var symbolicLink: Self { Self("symbolicLink") }
+    /// The URL is not a file URL.
+    public static var invalidLocation: Self { Self("invalidLocation") }
+    /// The directory or its lock file could not be created or inspected.
+    public static var io: Self { Self("io") }
 }

@@ -2,7 +2,7 @@
 ///
 /// Decoding is forgiving about presentation: any case, with or without `=` padding, spaces
 /// and hyphens ignored (`jbsw y3dp-ehpk 3pxp`). It is strict about content: other characters,
-/// impossible lengths and misplaced padding give a typed ``Base32Error``. Unused low bits of the
+/// impossible lengths and misplaced padding give a typed ``MFAError``. Unused low bits of the
 /// last character are ignored.
 ///
 /// ```swift
@@ -56,8 +56,8 @@ public enum Base32 {
     /// - Parameter text: Base32 in any case, padded or not; spaces, tabs, line breaks and
     ///   hyphens are ignored.
     /// - Returns: The bytes.
-    /// - Throws: ``Base32Error`` for an invalid character, length or padding.
-    public static func decode(_ text: String) throws(Base32Error) -> [UInt8] {
+    /// - Throws: ``MFAError`` for an invalid character, length or padding.
+    public static func decode(_ text: String) throws(MFAError) -> [UInt8] {
         var values: [UInt8] = []
         values.reserveCapacity(text.utf8.count)
         var paddingCount = 0
@@ -70,10 +70,10 @@ public enum Base32 {
             default:
                 let value = decodeTable[Int(byte)]
                 guard value != 0xFF else {
-                    throw Base32Error(code: .invalidCharacter, message: "invalid base32 character at position \(values.count + paddingCount); only A–Z and 2–7 are allowed", position: values.count + paddingCount)
+                    throw MFAError(code: .invalidCharacter, message: "invalid base32 character at position \(values.count + paddingCount); only A–Z and 2–7 are allowed", position: values.count + paddingCount)
                 }
                 guard paddingCount == 0 else {
-                    throw Base32Error(code: .invalidPadding, message: "'=' padding may only appear at the end", position: values.count + paddingCount - 1)
+                    throw MFAError(code: .invalidPadding, message: "'=' padding may only appear at the end", position: values.count + paddingCount - 1)
                 }
                 values.append(value)
             }
@@ -95,16 +95,16 @@ public enum Base32 {
     }
 
     /// Checks that `characters` data characters and `padding` `=` signs can be valid base32.
-    private static func checkLength(characters: Int, padding: Int) throws(Base32Error) {
+    private static func checkLength(characters: Int, padding: Int) throws(MFAError) {
         // A final group of 2, 4, 5 or 7 characters encodes 1, 2, 3 or 4 bytes; 1, 3 or 6 cannot.
         let remainder = characters % 8
         guard remainder != 1, remainder != 3, remainder != 6 else {
-            throw Base32Error(code: .invalidLength, message: "\(characters) base32 characters cannot encode whole bytes (a final group has 2, 4, 5, 7 or 8 characters)")
+            throw MFAError(code: .invalidLength, message: "\(characters) base32 characters cannot encode whole bytes (a final group has 2, 4, 5, 7 or 8 characters)")
         }
         guard padding > 0 else { return }
         let expected = remainder == 0 ? 0 : 8 - remainder
         guard padding == expected else {
-            throw Base32Error(code: .invalidPadding, message: "expected \(expected) '=' padding characters after \(characters) characters, found \(padding)", position: characters)
+            throw MFAError(code: .invalidPadding, message: "expected \(expected) '=' padding characters after \(characters) characters, found \(padding)", position: characters)
         }
     }
 }

@@ -55,19 +55,19 @@ public struct OTPKeyURI: Sendable, Equatable, CustomStringConvertible, CustomDeb
     ///   - issuer: The provider, if any; not empty, without `:`.
     ///   - algorithm: The hash function.
     ///   - digits: 6, 7 or 8.
-    /// - Throws: ``OTPKeyURIError`` naming the part that is invalid.
-    public init(kind: Kind, secret: OTPSecret, account: String, issuer: String? = nil, algorithm: OTPAlgorithm = .sha1, digits: Int = 6) throws(OTPKeyURIError) {
+    /// - Throws: ``MFAError`` naming the part that is invalid.
+    public init(kind: Kind, secret: OTPSecret, account: String, issuer: String? = nil, algorithm: OTPAlgorithm = .sha1, digits: Int = 6) throws(MFAError) {
         guard !account.isEmpty, !account.contains(":") else {
-            throw OTPKeyURIError(code: .label, message: "the account name must not be empty nor contain ':'")
+            throw MFAError(code: .keyURILabel, message: "the account name must not be empty nor contain ':'")
         }
         if let issuer, issuer.isEmpty || issuer.contains(":") {
-            throw OTPKeyURIError(code: .issuer, message: "the issuer must not be empty nor contain ':'")
+            throw MFAError(code: .keyURIIssuer, message: "the issuer must not be empty nor contain ':'")
         }
-        guard OTPError.allowedDigits.contains(digits) else {
-            throw OTPKeyURIError(code: .digits, message: "digits must be 6, 7 or 8")
+        guard MFAError.allowedDigits.contains(digits) else {
+            throw MFAError(code: .keyURIDigits, message: "digits must be 6, 7 or 8")
         }
         if case .totp(let period) = kind, period <= 0 {
-            throw OTPKeyURIError(code: .period, message: "the period must be a positive whole number of seconds")
+            throw MFAError(code: .keyURIPeriod, message: "the period must be a positive whole number of seconds")
         }
         self.kind = kind
         self.secret = secret
@@ -79,8 +79,8 @@ public struct OTPKeyURI: Sendable, Equatable, CustomStringConvertible, CustomDeb
 
     /// Describes an existing TOTP generator for enrollment.
     ///
-    /// - Throws: ``OTPKeyURIError`` `.label` or `.issuer` for an invalid name.
-    public init(totp: TOTP, account: String, issuer: String? = nil) throws(OTPKeyURIError) {
+    /// - Throws: ``MFAError`` `.keyURILabel` or `.keyURIIssuer` for an invalid name.
+    public init(totp: TOTP, account: String, issuer: String? = nil) throws(MFAError) {
         try self.init(kind: .totp(period: totp.period), secret: totp.secret, account: account, issuer: issuer, algorithm: totp.algorithm, digits: totp.digits)
     }
 
@@ -108,18 +108,18 @@ public struct OTPKeyURI: Sendable, Equatable, CustomStringConvertible, CustomDeb
 
     /// A TOTP generator for this URI.
     ///
-    /// - Throws: ``OTPError`` when the URI is an `hotp` one (`.invalidPeriod`).
-    public func makeTOTP() throws(OTPError) -> TOTP {
+    /// - Throws: ``MFAError`` when the URI is an `hotp` one (`.invalidPeriod`).
+    public func makeTOTP() throws(MFAError) -> TOTP {
         guard case .totp(let period) = kind else {
-            throw OTPError(code: .invalidPeriod, message: "an hotp key URI has no period; use makeHOTP()")
+            throw MFAError(code: .invalidPeriod, message: "an hotp key URI has no period; use makeHOTP()")
         }
         return try TOTP(secret: secret, algorithm: algorithm, digits: digits, period: period)
     }
 
     /// An HOTP generator for this URI (the counter is ``kind``'s).
     ///
-    /// - Throws: ``OTPError`` when the digits are invalid (not possible for a checked URI).
-    public func makeHOTP() throws(OTPError) -> HOTP {
+    /// - Throws: ``MFAError`` when the digits are invalid (not possible for a checked URI).
+    public func makeHOTP() throws(MFAError) -> HOTP {
         try HOTP(secret: secret, algorithm: algorithm, digits: digits)
     }
 

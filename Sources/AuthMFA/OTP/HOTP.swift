@@ -27,8 +27,8 @@ public struct HOTP: Sendable, CustomStringConvertible, CustomDebugStringConverti
     ///   - secret: The shared secret.
     ///   - algorithm: The hash function (default SHA-1).
     ///   - digits: The code length, 6 to 8 (default 6).
-    /// - Throws: ``OTPError`` `.invalidDigits` for any other length.
-    public init(secret: OTPSecret, algorithm: OTPAlgorithm = .sha1, digits: Int = 6) throws(OTPError) {
+    /// - Throws: ``MFAError`` `.invalidDigits` for any other length.
+    public init(secret: OTPSecret, algorithm: OTPAlgorithm = .sha1, digits: Int = 6) throws(MFAError) {
         self.secret = secret
         self.algorithm = algorithm
         self.generator = try OTPGenerator(secret: secret, algorithm: algorithm, digits: digits)

@@ -24,8 +24,8 @@ struct OTPGenerator: Sendable {
     private let modulus: UInt32
 
     /// Prepares the HMAC key schedule for `secret`.
-    init(secret: OTPSecret, algorithm: OTPAlgorithm, digits: Int) throws(OTPError) {
-        try OTPError.validate(digits: digits)
+    init(secret: OTPSecret, algorithm: OTPAlgorithm, digits: Int) throws(MFAError) {
+        try MFAError.validate(digits: digits)
         let key = SymmetricKey(data: secret.bytes)
         switch algorithm {
         case .sha1: prepared = .sha1(HMAC<Insecure.SHA1>(key: key))

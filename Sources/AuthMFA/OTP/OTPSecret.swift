@@ -18,10 +18,10 @@ public struct OTPSecret: Sendable, Hashable, CustomStringConvertible, CustomDebu
     /// Wraps existing key bytes.
     ///
     /// - Parameter bytes: The key; RFC 4226 asks for at least 16 bytes, 20 recommended.
-    /// - Throws: ``OTPError`` `.invalidSecret` when `bytes` is empty.
-    public init(bytes: [UInt8]) throws(OTPError) {
+    /// - Throws: ``MFAError`` `.invalidSecret` when `bytes` is empty.
+    public init(bytes: [UInt8]) throws(MFAError) {
         guard !bytes.isEmpty else {
-            throw OTPError(code: .invalidSecret, message: "an OTP secret must not be empty")
+            throw MFAError(code: .invalidSecret, message: "an OTP secret must not be empty")
         }
         self.bytes = bytes
     }
@@ -30,19 +30,19 @@ public struct OTPSecret: Sendable, Hashable, CustomStringConvertible, CustomDebu
     /// spaces and hyphens ignored).
     ///
     /// - Parameter base32: The encoded secret.
-    /// - Throws: ``Base32Error`` when the text is not base32, ``OTPError`` when it decodes to
-    ///   nothing.
-    public init(base32: String) throws {
+    /// - Throws: ``MFAError`` `.invalidCharacter`, `.invalidLength` or `.invalidPadding` when
+    ///   the text is not base32, `.invalidSecret` when it decodes to nothing.
+    public init(base32: String) throws(MFAError) {
         try self.init(bytes: Base32.decode(base32))
     }
 
     /// A new secret from the system's cryptographically secure random number generator.
     ///
     /// - Parameter byteCount: The length, at least ``minimumGeneratedByteCount`` (default 20).
-    /// - Throws: ``OTPError`` `.invalidSecret` when `byteCount` is below 20.
-    public static func generate(byteCount: Int = 20) throws(OTPError) -> OTPSecret {
+    /// - Throws: ``MFAError`` `.invalidSecret` when `byteCount` is below 20.
+    public static func generate(byteCount: Int = 20) throws(MFAError) -> OTPSecret {
         guard byteCount >= minimumGeneratedByteCount else {
-            throw OTPError(code: .invalidSecret, message: "a generated secret has at least \(minimumGeneratedByteCount) bytes (160 bits), not \(byteCount)")
+            throw MFAError(code: .invalidSecret, message: "a generated secret has at least \(minimumGeneratedByteCount) bytes (160 bits), not \(byteCount)")
         }
         return try OTPSecret(bytes: SecureRandom.bytes(count: byteCount))
     }

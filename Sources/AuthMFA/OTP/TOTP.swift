@@ -33,9 +33,9 @@ public struct TOTP: Sendable, CustomStringConvertible, CustomDebugStringConverti
     ///   - digits: The code length, 6 to 8 (default 6).
     ///   - period: Seconds per step, positive (default 30).
     ///   - t0: Unix time of step 0 in seconds (default 0).
-    /// - Throws: ``OTPError`` `.invalidDigits` or `.invalidPeriod`.
-    public init(secret: OTPSecret, algorithm: OTPAlgorithm = .sha1, digits: Int = 6, period: Int = 30, t0: Int64 = 0) throws(OTPError) {
-        try OTPError.validate(period: period)
+    /// - Throws: ``MFAError`` `.invalidDigits` or `.invalidPeriod`.
+    public init(secret: OTPSecret, algorithm: OTPAlgorithm = .sha1, digits: Int = 6, period: Int = 30, t0: Int64 = 0) throws(MFAError) {
+        try MFAError.validate(period: period)
         self.secret = secret
         self.algorithm = algorithm
         self.period = period
@@ -45,18 +45,18 @@ public struct TOTP: Sendable, CustomStringConvertible, CustomDebugStringConverti
 
     /// The time step that contains `date`.
     ///
-    /// - Throws: ``OTPError`` `.timeBeforeStart` when `date` is before ``t0``.
-    public func step(at date: Date) throws(OTPError) -> UInt64 {
+    /// - Throws: ``MFAError`` `.timeBeforeStart` when `date` is before ``t0``.
+    public func step(at date: Date) throws(MFAError) -> UInt64 {
         guard let step = stepIfValid(at: date) else {
-            throw OTPError(code: .timeBeforeStart, message: "the time lies before the TOTP start time t0 (\(t0)) or out of range")
+            throw MFAError(code: .timeBeforeStart, message: "the time lies before the TOTP start time t0 (\(t0)) or out of range")
         }
         return step
     }
 
     /// The code for the step that contains `date`, zero-padded to ``digits`` characters.
     ///
-    /// - Throws: ``OTPError`` `.timeBeforeStart` when `date` is before ``t0``.
-    public func code(at date: Date) throws(OTPError) -> String {
+    /// - Throws: ``MFAError`` `.timeBeforeStart` when `date` is before ``t0``.
+    public func code(at date: Date) throws(MFAError) -> String {
         try generator.code(counter: step(at: date))
     }
 

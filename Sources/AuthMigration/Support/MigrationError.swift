@@ -6,29 +6,7 @@ public import AuthCore
 /// `error.code == .versionGap`. The ``message`` says what was wrong; it never holds a secret.
 public struct MigrationError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure this is.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private let raw: String
-        private init(_ raw: String) { self.raw = raw }
-        /// An upgrade step was registered under an identifier that is already taken.
-        public static let duplicateStep = Code("duplicateStep")
-        /// An upgrade step starts above the last registered version of its kind.
-        public static let versionGap = Code("versionGap")
-        /// An upgrade step starts below the last registered version of its kind: steps are
-        /// append-only and a shipped step is never replaced.
-        public static let overlappingStep = Code("overlappingStep")
-        /// An upgrade step is malformed (empty identifier or kind, `to` not above `from`, `from` below 1).
-        public static let invalidStep = Code("invalidStep")
-        /// A legacy key name is not acceptable to its source (such as a path in a directory source).
-        public static let invalidSourceKey = Code("invalidSourceKey")
-        /// A legacy value could not be read from its source.
-        public static let sourceUnreadable = Code("sourceUnreadable")
-        /// A legacy value is present but malformed (such as an expiry that is not a date).
-        public static let invalidLegacyValue = Code("invalidLegacyValue")
-        /// A legacy layout found its main value but not another value it cannot do without.
-        public static let missingLegacyValue = Code("missingLegacyValue")
-        /// A text form of the code.
-        public var description: String { raw }
-    }
+    public typealias Code = ErrorCode<MigrationError>
 
     /// What kind of failure this is.
     public let code: Code
@@ -54,4 +32,24 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
         if let underlying { text += " (caused by: \(String(describing: underlying)))" }
         return text
     }
+}
+
+extension ErrorCode where Domain == MigrationError {
+    /// An upgrade step was registered under an identifier that is already taken.
+    public static var duplicateStep: Self { Self("duplicateStep") }
+    /// An upgrade step starts above the last registered version of its kind.
+    public static var versionGap: Self { Self("versionGap") }
+    /// An upgrade step starts below the last registered version of its kind: steps are
+    /// append-only and a shipped step is never replaced.
+    public static var overlappingStep: Self { Self("overlappingStep") }
+    /// An upgrade step is malformed (empty identifier or kind, `to` not above `from`, `from` below 1).
+    public static var invalidStep: Self { Self("invalidStep") }
+    /// A legacy key name is not acceptable to its source (such as a path in a directory source).
+    public static var invalidSourceKey: Self { Self("invalidSourceKey") }
+    /// A legacy value could not be read from its source.
+    public static var sourceUnreadable: Self { Self("sourceUnreadable") }
+    /// A legacy value is present but malformed (such as an expiry that is not a date).
+    public static var invalidLegacyValue: Self { Self("invalidLegacyValue") }
+    /// A legacy layout found its main value but not another value it cannot do without.
+    public static var missingLegacyValue: Self { Self("missingLegacyValue") }
 }

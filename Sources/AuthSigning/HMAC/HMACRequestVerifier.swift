@@ -11,7 +11,7 @@ import HTTPTypes
 ///
 /// ```swift
 /// let verifier = HMACRequestVerifier { keyID in keyID == "client-1" ? key : nil }
-/// let keyID = try await verifier.verify(request)   // throws HMACVerificationError
+/// let keyID = try await verifier.verify(request)   // throws SigningError
 /// ```
 public struct HMACRequestVerifier: Sendable {
     /// The header field names; must match the signer's.
@@ -45,13 +45,13 @@ public struct HMACRequestVerifier: Sendable {
     }
 
     /// Verifies `request` and returns the key id it was signed with.
-    /// - Throws: ``HMACVerificationError`` saying which check failed.
+    /// - Throws: ``SigningError`` saying which check failed.
     @discardableResult
     public func verify(_ request: AuthRequest) async throws -> String {
         let fields = request.head.headerFields
         func required(_ name: HTTPField.Name) throws -> String {
             guard let value = fields[name], !value.isEmpty else {
-                throw HMACVerificationError(code: .missingHeader, message: "the \(name.rawName) field is missing")
+                throw SigningError(code: .missingHeader, message: "the \(name.rawName) field is missing")
             }
             return value
         }
@@ -62,7 +62,7 @@ public struct HMACRequestVerifier: Sendable {
 
         guard timestampText.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
               let seconds = Int64(timestampText) else {
-            throw HMACVerificationError(code: .badTimestamp, message: "the \(configuration.timestampField.rawName) field is not a Unix time in seconds")
+            throw SigningError(code: .badTimestamp, message: "the \(configuration.timestampField.rawName) field is not a Unix time in seconds")
         }
         let timestamp = Date(timeIntervalSince1970: TimeInterval(seconds))
         let current = now()
@@ -70,24 +70,24 @@ public struct HMACRequestVerifier: Sendable {
         guard abs(skew) <= tolerance else {
             // `skew` comes from the request: shown as a whole number only when one can hold it.
             let shown = abs(skew) < 1e15 ? "\(Int(skew.rounded()))" : "more than 10^15"
-            throw HMACVerificationError(code: .expired, message: "the timestamp is \(shown) s from the verifier's clock; at most \(Int(tolerance)) s is allowed")
+            throw SigningError(code: .expired, message: "the timestamp is \(shown) s from the verifier's clock; at most \(Int(tolerance)) s is allowed")
         }
         guard let secret = try await key(keyID) else {
-            throw HMACVerificationError(code: .unknownKey, message: "no key is known for the key id in \(configuration.keyIDField.rawName)")
+            throw SigningError(code: .unknownKey, message: "no key is known for the key id in \(configuration.keyIDField.rawName)")
         }
         if let digestField = configuration.bodyDigestField, let sent = fields[digestField],
            sent.lowercased() != HMACSigningConfiguration.bodyDigest(request.body) {
-            throw HMACVerificationError(code: .bodyDigestMismatch, message: "the body does not match the \(digestField.rawName) field")
+            throw SigningError(code: .bodyDigestMismatch, message: "the body does not match the \(digestField.rawName) field")
         }
         guard let signature = Data(base64Encoded: signatureText) else {
-            throw HMACVerificationError(code: .badSignature, message: "the \(configuration.signatureField.rawName) field is not base64")
+            throw SigningError(code: .badSignature, message: "the \(configuration.signatureField.rawName) field is not base64")
         }
         let text = configuration.stringToSign(for: request, timestamp: timestampText, nonce: nonce)
         guard HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: Data(text.utf8), using: secret) else {
-            throw HMACVerificationError(code: .badSignature, message: "the signature does not match the request")
+            throw SigningError(code: .badSignature, message: "the signature does not match the request")
         }
         guard nonceCache.insert(nonce: nonce, keyID: keyID, timestamp: timestamp, now: current) == .accepted else {
-            throw HMACVerificationError(code: .replayedNonce, message: "the nonce was already used with this key")
+            throw SigningError(code: .replayedNonce, message: "the nonce was already used with this key")
         }
         return keyID
     }

@@ -37,27 +37,27 @@ public enum ContentDigest {
 
     /// Checks `fieldValue` against `body`: it must parse, name at least one supported algorithm,
     /// and every supported digest it holds must match (unknown algorithms are ignored).
-    /// - Throws: ``MessageSignatureError`` `.malformedContentDigest` or `.contentDigestMismatch`.
-    public static func verify(_ fieldValue: String, body: Data) throws(MessageSignatureError) {
+    /// - Throws: ``SigningError`` `.malformedContentDigest` or `.contentDigestMismatch`.
+    public static func verify(_ fieldValue: String, body: Data) throws(SigningError) {
         let dictionary: StructuredField.Dictionary
         do {
             dictionary = try StructuredField.parseDictionary(fieldValue)
         } catch {
-            throw MessageSignatureError(code: .malformedContentDigest, message: "Content-Digest is not a structured dictionary", underlying: error)
+            throw SigningError(code: .malformedContentDigest, message: "Content-Digest is not a structured dictionary", underlying: error)
         }
         var checked = 0
         for entry in dictionary.entries {
             guard let algorithm = Algorithm(rawValue: entry.key) else { continue }
             guard case .item(let item) = entry.member, case .byteSequence(let digest) = item.bareItem else {
-                throw MessageSignatureError(code: .malformedContentDigest, message: "the \(entry.key) digest is not a byte sequence")
+                throw SigningError(code: .malformedContentDigest, message: "the \(entry.key) digest is not a byte sequence")
             }
             guard digest == algorithm.digest(body) else {
-                throw MessageSignatureError(code: .contentDigestMismatch, message: "the body does not match its \(entry.key) Content-Digest")
+                throw SigningError(code: .contentDigestMismatch, message: "the body does not match its \(entry.key) Content-Digest")
             }
             checked += 1
         }
         guard checked > 0 else {
-            throw MessageSignatureError(code: .malformedContentDigest, message: "Content-Digest names no supported algorithm (sha-256, sha-512)")
+            throw SigningError(code: .malformedContentDigest, message: "Content-Digest names no supported algorithm (sha-256, sha-512)")
         }
     }
 }

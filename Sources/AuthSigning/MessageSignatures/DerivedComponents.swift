@@ -6,12 +6,12 @@ import HTTPTypes
 enum DerivedComponents {
     static func value(
         _ component: ComponentIdentifier, parameters: StructuredField.Parameters, request: HTTPRequest
-    ) throws(MessageSignatureError) -> String {
+    ) throws(SigningError) -> String {
         let target = request.path ?? ""
         let (path, query) = CanonicalQuery.split(target: target)
-        func require(_ value: String?, _ what: String) throws(MessageSignatureError) -> String {
+        func require(_ value: String?, _ what: String) throws(SigningError) -> String {
             guard let value, !value.isEmpty else {
-                throw MessageSignatureError(code: .componentNotFound, message: "the request has no \(what) for \(component.name)")
+                throw SigningError(code: .componentNotFound, message: "the request has no \(what) for \(component.name)")
             }
             return value
         }
@@ -32,18 +32,18 @@ enum DerivedComponents {
             return "?" + (query.map(String.init) ?? "")
         case "@query-param":
             guard case .string(let name)? = parameters["name"] else {
-                throw MessageSignatureError(code: .invalidComponent, message: "@query-param needs a string name parameter")
+                throw SigningError(code: .invalidComponent, message: "@query-param needs a string name parameter")
             }
             let matches = formPairs(query ?? "").filter { formEncode($0.name) == name }
             guard matches.count == 1, let match = matches.first else {
-                throw MessageSignatureError(
+                throw SigningError(
                     code: .componentNotFound,
                     message: "the query has \(matches.isEmpty ? "no" : "more than one") parameter named \(name)"
                 )
             }
             return formEncode(match.value)
         default:
-            throw MessageSignatureError(code: .unsupportedComponent, message: "the derived component \(component.name) is not supported")
+            throw SigningError(code: .unsupportedComponent, message: "the derived component \(component.name) is not supported")
         }
     }
 

@@ -10,7 +10,7 @@ import HTTPTypes
 /// let verifier = HTTPMessageSignatureVerifier(policy: .init(requiredComponents: [.method, .path])) { keyID in
 ///     keys[keyID]
 /// }
-/// let verified = try await verifier.verify(request)   // throws MessageSignatureError
+/// let verified = try await verifier.verify(request)   // throws SigningError
 /// ```
 public struct HTTPMessageSignatureVerifier: Sendable {
     /// What is demanded of a signature.
@@ -45,14 +45,14 @@ public struct HTTPMessageSignatureVerifier: Sendable {
 
     /// Verifies the signature on `request`.
     /// - Returns: The verified signature (label, components, parameters, base).
-    /// - Throws: ``MessageSignatureError`` saying which check failed.
+    /// - Throws: ``SigningError`` saying which check failed.
     @discardableResult
     public func verify(_ request: AuthRequest) async throws -> MessageSignature {
         try await verify(.request(request.head), fields: request.head.headerFields, body: request.body)
     }
 
     /// Verifies the signature on `response`, with the request it answers for `;req` components.
-    /// - Throws: ``MessageSignatureError`` saying which check failed.
+    /// - Throws: ``SigningError`` saying which check failed.
     @discardableResult
     public func verify(_ response: AuthResponse, for request: AuthRequest?) async throws -> MessageSignature {
         try await verify(.response(response.head, request: request?.head), fields: response.head.headerFields, body: response.body)
@@ -62,30 +62,30 @@ public struct HTTPMessageSignatureVerifier: Sendable {
         let input = try SignatureHeaders.parse(fields, label: policy.label)
         let current = now()
         guard let keyID = input.signature.keyID, !keyID.isEmpty else {
-            throw MessageSignatureError(code: .invalidParameter, message: "signature \(input.label) has no string keyid parameter")
+            throw SigningError(code: .invalidParameter, message: "signature \(input.label) has no string keyid parameter")
         }
         for required in policy.requiredComponents where !input.signature.components.contains(required) {
-            throw MessageSignatureError(code: .requiredComponentNotCovered, message: "signature \(input.label) does not cover \(required)")
+            throw SigningError(code: .requiredComponentNotCovered, message: "signature \(input.label) does not cover \(required)")
         }
         try checkTimes(input.signature.parameters, label: input.label, now: current)
         if let requiredTag = policy.requiredTag, input.signature.parameters["tag"] != .string(requiredTag) {
-            throw MessageSignatureError(code: .tagMismatch, message: "signature \(input.label) does not carry the required tag")
+            throw SigningError(code: .tagMismatch, message: "signature \(input.label) does not carry the required tag")
         }
         guard let verificationKey = try await key(keyID) else {
-            throw MessageSignatureError(code: .unknownKey, message: "no key is known for the keyid of signature \(input.label)")
+            throw SigningError(code: .unknownKey, message: "no key is known for the keyid of signature \(input.label)")
         }
         if let alg = input.signature.parameters["alg"], alg != .string(verificationKey.algorithm.rawValue) {
-            throw MessageSignatureError(code: .algorithmMismatch, message: "signature \(input.label) names an alg that is not the key's \(verificationKey.algorithm.rawValue)")
+            throw SigningError(code: .algorithmMismatch, message: "signature \(input.label) names an alg that is not the key's \(verificationKey.algorithm.rawValue)")
         }
         let base = try SignatureBase.make(
             for: message, covering: input.signature.components, parameters: input.signature.parameters, structuredFields: structuredFields
         )
         guard verificationKey.isValid(input.signature.signature, for: Data(base.utf8)) else {
-            throw MessageSignatureError(code: .badSignature, message: "signature \(input.label) does not verify")
+            throw SigningError(code: .badSignature, message: "signature \(input.label) does not verify")
         }
         if input.signature.components.contains(where: { $0.name == "content-digest" }) {
             guard let digest = fields[ContentDigest.fieldName] else {
-                throw MessageSignatureError(code: .missingContentDigest, message: "content-digest is covered but absent")
+                throw SigningError(code: .missingContentDigest, message: "content-digest is covered but absent")
             }
             try ContentDigest.verify(digest, body: body)
         }
@@ -93,7 +93,7 @@ public struct HTTPMessageSignatureVerifier: Sendable {
             let created = input.signature.parameters["created"].flatMap { if case .integer(let value) = $0 { value } else { nil } }
             let timestamp = created.map { Date(timeIntervalSince1970: TimeInterval($0)) } ?? current
             guard nonceCache.insert(nonce: nonce, keyID: keyID, timestamp: timestamp, now: current) == .accepted else {
-                throw MessageSignatureError(code: .replayedNonce, message: "the nonce of signature \(input.label) was already used")
+                throw SigningError(code: .replayedNonce, message: "the nonce of signature \(input.label) was already used")
             }
         }
         return MessageSignature(
@@ -102,27 +102,27 @@ public struct HTTPMessageSignatureVerifier: Sendable {
         )
     }
 
-    private func checkTimes(_ parameters: StructuredField.Parameters, label: String, now: Date) throws(MessageSignatureError) {
-        func integer(_ key: String) throws(MessageSignatureError) -> Int64? {
+    private func checkTimes(_ parameters: StructuredField.Parameters, label: String, now: Date) throws(SigningError) {
+        func integer(_ key: String) throws(SigningError) -> Int64? {
             switch parameters[key] {
             case nil: return nil
             case .integer(let value)?: return value
-            default: throw MessageSignatureError(code: .invalidParameter, message: "the \(key) parameter of signature \(label) is not an integer")
+            default: throw SigningError(code: .invalidParameter, message: "the \(key) parameter of signature \(label) is not an integer")
             }
         }
         let seconds = now.timeIntervalSince1970
         if let created = try integer("created") {
             guard TimeInterval(created) <= seconds + policy.tolerance else {
-                throw MessageSignatureError(code: .createdInFuture, message: "signature \(label) was created after the verifier's clock")
+                throw SigningError(code: .createdInFuture, message: "signature \(label) was created after the verifier's clock")
             }
             if let maximumAge = policy.maximumAge, seconds - TimeInterval(created) > maximumAge + policy.tolerance {
-                throw MessageSignatureError(code: .expired, message: "signature \(label) is older than \(Int(maximumAge)) s")
+                throw SigningError(code: .expired, message: "signature \(label) is older than \(Int(maximumAge)) s")
             }
         } else if policy.requiresCreated {
-            throw MessageSignatureError(code: .missingCreated, message: "signature \(label) has no created parameter")
+            throw SigningError(code: .missingCreated, message: "signature \(label) has no created parameter")
         }
         if let expires = try integer("expires"), seconds > TimeInterval(expires) + policy.tolerance {
-            throw MessageSignatureError(code: .expired, message: "signature \(label) has expired")
+            throw SigningError(code: .expired, message: "signature \(label) has expired")
         }
     }
 }

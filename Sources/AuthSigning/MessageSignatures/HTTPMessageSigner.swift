@@ -103,8 +103,8 @@ public struct HTTPMessageSigner: RequestSigner, CustomStringConvertible, CustomR
 
     /// Adds `Content-Digest` (when configured), then this signature to `Signature-Input` and
     /// `Signature`, keeping other labels already there.
-    /// - Throws: ``SigningError`` for a bad label or key id, ``MessageSignatureError`` when a
-    ///   covered component is missing or unsupported.
+    /// - Throws: ``SigningError``: `.invalidConfiguration` for a bad label or key id, another
+    ///   code when a covered component is missing or unsupported.
     public func sign(_ request: inout AuthRequest, at date: Date) async throws {
         if !contentDigest.isEmpty {
             request.head.headerFields[ContentDigest.fieldName] = ContentDigest.value(for: request.body, algorithms: contentDigest)
@@ -126,7 +126,7 @@ public struct HTTPMessageSigner: RequestSigner, CustomStringConvertible, CustomR
     }
 
     /// Computes the signature of `request` as it is (no `Content-Digest` is added here).
-    /// - Throws: ``SigningError`` or ``MessageSignatureError``.
+    /// - Throws: ``SigningError``.
     public func signature(for request: AuthRequest, at date: Date) throws -> MessageSignature {
         try make(for: request, at: date).signature
     }

@@ -23,14 +23,14 @@ public enum SignatureBase {
     ///   - components: The components covered, in order.
     ///   - parameters: The signature's parameters (`created`, `keyid`, …).
     ///   - structuredFields: The structured fields `;sf` and `;key` may name, by type.
-    /// - Throws: ``MessageSignatureError`` when a component is missing, repeated or unsupported;
+    /// - Throws: ``SigningError`` when a component is missing, repeated or unsupported;
     ///   a component listed twice is reported before the message is read.
     public static func make(
         for message: Message,
         covering components: [ComponentIdentifier],
         parameters: StructuredField.Parameters,
         structuredFields: [String: StructuredFieldKind] = StructuredFieldKind.registered
-    ) throws(MessageSignatureError) -> String {
+    ) throws(SigningError) -> String {
         let plan = SignatureBasePlan(components)
         return try plan.base(for: message, signatureParams: plan.signatureParams(parameters), structuredFields: structuredFields)
     }
@@ -45,38 +45,38 @@ public enum SignatureBase {
     ///   - component: The component.
     ///   - message: The request or response it is read from.
     ///   - structuredFields: The structured fields `;sf` and `;key` may name, by type.
-    /// - Throws: ``MessageSignatureError`` when it is missing or unsupported.
+    /// - Throws: ``SigningError`` when it is missing or unsupported.
     public static func value(
         of component: ComponentIdentifier, in message: Message,
         structuredFields: [String: StructuredFieldKind] = StructuredFieldKind.registered
-    ) throws(MessageSignatureError) -> String {
+    ) throws(SigningError) -> String {
         var message = message
         var parameters = component.parameters
         if parameters["req"] == .boolean(true) {
             guard case .response(_, let request?) = message else {
-                throw MessageSignatureError(code: .componentNotFound, message: "\(component) needs the request a response answers")
+                throw SigningError(code: .componentNotFound, message: "\(component) needs the request a response answers")
             }
             message = .request(request)
             parameters["req"] = nil
         }
         if parameters["tr"] != nil {
-            throw MessageSignatureError(code: .unsupportedComponent, message: "the ;tr component parameter is not supported (in \(component))")
+            throw SigningError(code: .unsupportedComponent, message: "the ;tr component parameter is not supported (in \(component))")
         }
         if component.isDerived {
             return try derivedValue(component, parameters: parameters, message: message)
         }
         guard component.name == component.name.lowercased(), let name = HTTPField.Name(component.name) else {
-            throw MessageSignatureError(code: .invalidComponent, message: "\(component) is not a lower-case field name")
+            throw SigningError(code: .invalidComponent, message: "\(component) is not a lower-case field name")
         }
         let binary = parameters["bs"] == .boolean(true)
         let structured = parameters["sf"] == .boolean(true)
         let member = parameters["key"]
         for known in ["bs", "sf", "key"] { parameters[known] = nil }
         guard parameters.isEmpty else {
-            throw MessageSignatureError(code: .unsupportedComponent, message: "\(component) has a parameter this implementation does not support")
+            throw SigningError(code: .unsupportedComponent, message: "\(component) has a parameter this implementation does not support")
         }
         guard !binary || (!structured && member == nil) else {
-            throw MessageSignatureError(code: .invalidComponent, message: "\(component) combines ;bs with ;sf or ;key (RFC 9421 §2.1)")
+            throw SigningError(code: .invalidComponent, message: "\(component) combines ;bs with ;sf or ;key (RFC 9421 §2.1)")
         }
         let fields: HTTPFields
         switch message {
@@ -95,12 +95,12 @@ public enum SignatureBase {
         }
         if structured {
             guard let kind = structuredFields[component.name] else {
-                throw MessageSignatureError(code: .invalidComponent, message: "\(component): the field is not known to be a structured field")
+                throw SigningError(code: .invalidComponent, message: "\(component): the field is not known to be a structured field")
             }
             do {
                 return try kind.reserialize(joined)
             } catch {
-                throw MessageSignatureError(code: .invalidComponent, message: "\(component): the field is not a valid structured \(kind)", underlying: error)
+                throw SigningError(code: .invalidComponent, message: "\(component): the field is not a valid structured \(kind)", underlying: error)
             }
         }
         return joined
@@ -109,37 +109,37 @@ public enum SignatureBase {
     /// The serialized member `key` of a dictionary field (`;key`, RFC 9421 §2.1.2).
     private static func dictionaryMember(
         _ key: StructuredField.BareItem, of text: String, component: ComponentIdentifier
-    ) throws(MessageSignatureError) -> String {
+    ) throws(SigningError) -> String {
         guard case .string(let name) = key else {
-            throw MessageSignatureError(code: .invalidComponent, message: "\(component): the ;key parameter must be a string")
+            throw SigningError(code: .invalidComponent, message: "\(component): the ;key parameter must be a string")
         }
         let dictionary: StructuredField.Dictionary
         do {
             dictionary = try StructuredField.parseDictionary(text)
         } catch {
-            throw MessageSignatureError(code: .invalidComponent, message: "\(component): the field is not a structured dictionary", underlying: error)
+            throw SigningError(code: .invalidComponent, message: "\(component): the field is not a structured dictionary", underlying: error)
         }
         guard let member = dictionary[name] else {
-            throw MessageSignatureError(code: .componentNotFound, message: "\(component): the dictionary has no member \(name)")
+            throw SigningError(code: .componentNotFound, message: "\(component): the dictionary has no member \(name)")
         }
         return member.serialized
     }
 
     private static func derivedValue(
         _ component: ComponentIdentifier, parameters: StructuredField.Parameters, message: Message
-    ) throws(MessageSignatureError) -> String {
+    ) throws(SigningError) -> String {
         let allowed: Set<String> = component.name == "@query-param" ? ["name"] : []
         guard parameters.entries.allSatisfy({ allowed.contains($0.key) }) else {
-            throw MessageSignatureError(code: .unsupportedComponent, message: "\(component) has a parameter that does not apply to it")
+            throw SigningError(code: .unsupportedComponent, message: "\(component) has a parameter that does not apply to it")
         }
         if component.name == "@status" {
             guard case .response(let response, _) = message else {
-                throw MessageSignatureError(code: .componentNotFound, message: "@status applies to responses only")
+                throw SigningError(code: .componentNotFound, message: "@status applies to responses only")
             }
             return String(response.status.code)
         }
         guard case .request(let request) = message else {
-            throw MessageSignatureError(code: .componentNotFound, message: "\(component) applies to requests; use ;req on a response")
+            throw SigningError(code: .componentNotFound, message: "\(component) applies to requests; use ;req on a response")
         }
         return try DerivedComponents.value(component, parameters: parameters, request: request)
     }

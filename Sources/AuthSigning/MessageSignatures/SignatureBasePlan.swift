@@ -62,12 +62,12 @@ struct SignatureBasePlan: Sendable {
 
     /// The signature base of `message`, ending with the `@signature-params` line whose value is
     /// `signatureParams`.
-    /// - Throws: ``MessageSignatureError`` when a component is missing, repeated or unsupported.
+    /// - Throws: ``SigningError`` when a component is missing, repeated or unsupported.
     func base(
         for message: SignatureBase.Message, signatureParams: String, structuredFields: [String: StructuredFieldKind]
-    ) throws(MessageSignatureError) -> String {
+    ) throws(SigningError) -> String {
         if let repeated {
-            throw MessageSignatureError(code: .invalidComponent, message: "the component \(repeated) is listed twice")
+            throw SigningError(code: .invalidComponent, message: "the component \(repeated) is listed twice")
         }
         var base = ""
         base.reserveCapacity(256)
@@ -92,7 +92,7 @@ struct SignatureBasePlan: Sendable {
 
     /// Appends the values of the field `name`, each trimmed of spaces, joined by `, `
     /// (RFC 9421 §2.1): the value of a field component, here and in ``SignatureBase``.
-    static func appendFieldValue(_ name: HTTPField.Name, of fields: HTTPFields, to base: inout String) throws(MessageSignatureError) {
+    static func appendFieldValue(_ name: HTTPField.Name, of fields: HTTPFields, to base: inout String) throws(SigningError) {
         var found = false
         for field in fields where field.name == name {
             if found { base += ", " }
@@ -103,7 +103,7 @@ struct SignatureBasePlan: Sendable {
     }
 
     /// The error for a covered field the message does not have.
-    static func missingField(_ name: HTTPField.Name) -> MessageSignatureError {
-        MessageSignatureError(code: .componentNotFound, message: "the message has no \(name.canonicalName) field")
+    static func missingField(_ name: HTTPField.Name) -> SigningError {
+        SigningError(code: .componentNotFound, message: "the message has no \(name.canonicalName) field")
     }
 }

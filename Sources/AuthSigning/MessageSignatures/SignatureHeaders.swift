@@ -9,49 +9,49 @@ enum SignatureHeaders {
         var signature: MessageSignature
     }
 
-    static func parse(_ fields: HTTPFields, label wanted: String?) throws(MessageSignatureError) -> Parsed {
+    static func parse(_ fields: HTTPFields, label wanted: String?) throws(SigningError) -> Parsed {
         guard let inputText = fields[HTTPMessageSigner.signatureInputField] else {
-            throw MessageSignatureError(code: .missingSignatureInput, message: "the message has no Signature-Input field")
+            throw SigningError(code: .missingSignatureInput, message: "the message has no Signature-Input field")
         }
         let inputs: StructuredField.Dictionary
         do {
             inputs = try StructuredField.parseDictionary(inputText)
         } catch {
-            throw MessageSignatureError(code: .malformedSignatureInput, message: "Signature-Input is not a structured dictionary", underlying: error)
+            throw SigningError(code: .malformedSignatureInput, message: "Signature-Input is not a structured dictionary", underlying: error)
         }
         guard let signatureText = fields[HTTPMessageSigner.signatureField] else {
-            throw MessageSignatureError(code: .missingSignature, message: "the message has no Signature field")
+            throw SigningError(code: .missingSignature, message: "the message has no Signature field")
         }
         let signatures: StructuredField.Dictionary
         do {
             signatures = try StructuredField.parseDictionary(signatureText)
         } catch {
-            throw MessageSignatureError(code: .malformedSignature, message: "Signature is not a structured dictionary", underlying: error)
+            throw SigningError(code: .malformedSignature, message: "Signature is not a structured dictionary", underlying: error)
         }
         guard let label = wanted ?? inputs.entries.first?.key else {
-            throw MessageSignatureError(code: .malformedSignatureInput, message: "Signature-Input is empty")
+            throw SigningError(code: .malformedSignatureInput, message: "Signature-Input is empty")
         }
         guard let input = inputs[label] else {
-            throw MessageSignatureError(code: .labelNotFound, message: "Signature-Input has no signature labelled \(label)")
+            throw SigningError(code: .labelNotFound, message: "Signature-Input has no signature labelled \(label)")
         }
         guard case .innerList(let list) = input else {
-            throw MessageSignatureError(code: .malformedSignatureInput, message: "Signature-Input member \(label) is not an inner list")
+            throw SigningError(code: .malformedSignatureInput, message: "Signature-Input member \(label) is not an inner list")
         }
         var components: [ComponentIdentifier] = []
         for item in list.items {
             guard case .string(let name) = item.bareItem, !name.isEmpty else {
-                throw MessageSignatureError(code: .malformedSignatureInput, message: "Signature-Input member \(label) covers a component that is not a string")
+                throw SigningError(code: .malformedSignatureInput, message: "Signature-Input member \(label) covers a component that is not a string")
             }
             guard name == name.lowercased() else {
-                throw MessageSignatureError(code: .invalidComponent, message: "component names must be lower case (in \(label))")
+                throw SigningError(code: .invalidComponent, message: "component names must be lower case (in \(label))")
             }
             components.append(ComponentIdentifier(name, parameters: item.parameters))
         }
         guard let signatureMember = signatures[label] else {
-            throw MessageSignatureError(code: .missingSignature, message: "Signature has no member labelled \(label)")
+            throw SigningError(code: .missingSignature, message: "Signature has no member labelled \(label)")
         }
         guard case .item(let item) = signatureMember, case .byteSequence(let bytes) = item.bareItem else {
-            throw MessageSignatureError(code: .malformedSignature, message: "Signature member \(label) is not a byte sequence")
+            throw SigningError(code: .malformedSignature, message: "Signature member \(label) is not a byte sequence")
         }
         return Parsed(
             label: label,

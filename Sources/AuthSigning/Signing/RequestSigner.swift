@@ -27,8 +27,8 @@ public protocol RequestSigner: Sendable {
     /// - Parameters:
     ///   - request: The request to sign; the signer adds its header fields to it.
     ///   - date: The signing time (timestamps, credential scope).
-    /// - Throws: ``SigningError`` (or the scheme's own error, such as ``MessageSignatureError`` for
-    ///   a covered component the request lacks) when the request cannot be signed.
+    /// - Throws: ``SigningError`` (such as `.componentNotFound` for a covered component the
+    ///   request lacks) when the request cannot be signed.
     func sign(_ request: inout AuthRequest, at date: Date) async throws
 }
 

@@ -24,8 +24,8 @@ public enum StructuredFieldKind: Sendable, Hashable {
     ]
 
     /// `text` parsed as this kind and serialized again: the strict form RFC 9421 §2.1.1 signs.
-    /// - Throws: ``StructuredFieldError`` when `text` is not a valid field of this kind.
-    public func reserialize(_ text: String) throws(StructuredFieldError) -> String {
+    /// - Throws: ``SigningError`` when `text` is not a valid field of this kind.
+    public func reserialize(_ text: String) throws(SigningError) -> String {
         switch self {
         case .item: try StructuredField.parseItem(text).serialized
         case .list: try StructuredField.parseList(text).map(\.serialized).joined(separator: ", ")

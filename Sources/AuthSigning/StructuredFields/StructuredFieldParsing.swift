@@ -3,8 +3,8 @@ import RawStructuredFieldValues
 
 extension StructuredField {
     /// Parses a dictionary field value (RFC 8941 §4.2.2), such as `Signature-Input`.
-    /// - Throws: ``StructuredFieldError`` for anything that is not a valid dictionary.
-    public static func parseDictionary(_ text: String) throws(StructuredFieldError) -> Dictionary {
+    /// - Throws: ``SigningError`` for anything that is not a valid dictionary.
+    public static func parseDictionary(_ text: String) throws(SigningError) -> Dictionary {
         let map = try parse(text, as: "dictionary") { try $0.parseDictionaryFieldValue() }
         var dictionary = Dictionary()
         for (key, member) in map { dictionary.entries.append((key, try Member(member))) }
@@ -12,8 +12,8 @@ extension StructuredField {
     }
 
     /// Parses a list field value (RFC 8941 §4.2.1): items and inner lists.
-    /// - Throws: ``StructuredFieldError`` for anything that is not a valid list.
-    public static func parseList(_ text: String) throws(StructuredFieldError) -> [Member] {
+    /// - Throws: ``SigningError`` for anything that is not a valid list.
+    public static func parseList(_ text: String) throws(SigningError) -> [Member] {
         let list = try parse(text, as: "list") { try $0.parseListFieldValue() }
         var members: [Member] = []
         for member in list { members.append(try Member(member)) }
@@ -21,26 +21,26 @@ extension StructuredField {
     }
 
     /// Parses an item field value (RFC 8941 §4.2.3).
-    /// - Throws: ``StructuredFieldError`` for anything that is not a valid item.
-    public static func parseItem(_ text: String) throws(StructuredFieldError) -> Item {
+    /// - Throws: ``SigningError`` for anything that is not a valid item.
+    public static func parseItem(_ text: String) throws(SigningError) -> Item {
         try Item(parse(text, as: "item") { try $0.parseItemFieldValue() })
     }
 
     /// Runs apple's swift-http-structured-headers parser over the UTF-8 of `text`.
     private static func parse<T>(
         _ text: String, as kind: String, _ body: (inout StructuredFieldValueParser<[UInt8]>) throws -> T
-    ) throws(StructuredFieldError) -> T {
+    ) throws(SigningError) -> T {
         var parser = StructuredFieldValueParser(Array(text.utf8))
         do {
             return try body(&parser)
         } catch {
-            throw StructuredFieldError(message: "not a valid structured \(kind) (\(error))")
+            throw SigningError.invalidStructuredField("not a valid structured \(kind) (\(error))")
         }
     }
 }
 
 extension StructuredField.Member {
-    init(_ member: ItemOrInnerList) throws(StructuredFieldError) {
+    init(_ member: ItemOrInnerList) throws(SigningError) {
         switch member {
         case .item(let item): self = .item(try StructuredField.Item(item))
         case .innerList(let list):
@@ -52,13 +52,13 @@ extension StructuredField.Member {
 }
 
 extension StructuredField.Item {
-    init(_ item: RawStructuredFieldValues.Item) throws(StructuredFieldError) {
+    init(_ item: RawStructuredFieldValues.Item) throws(SigningError) {
         self.init(try StructuredField.BareItem(item.rfc9651BareItem), parameters: try StructuredField.Parameters(item.rfc9651Parameters))
     }
 }
 
 extension StructuredField.Parameters {
-    init(_ map: OrderedMap<String, RFC9651BareItem>) throws(StructuredFieldError) {
+    init(_ map: OrderedMap<String, RFC9651BareItem>) throws(SigningError) {
         var entries: [(String, StructuredField.BareItem)] = []
         for (key, value) in map { entries.append((key, try StructuredField.BareItem(value))) }
         self.init(entries)
@@ -67,7 +67,7 @@ extension StructuredField.Parameters {
 
 extension StructuredField.BareItem {
     /// An RFC 8941 bare item; RFC 9651's dates and display strings are not RFC 8941 values.
-    init(_ item: RFC9651BareItem) throws(StructuredFieldError) {
+    init(_ item: RFC9651BareItem) throws(SigningError) {
         switch item {
         case .bool(let value): self = .boolean(value)
         case .integer(let value): self = .integer(value)
@@ -76,7 +76,7 @@ extension StructuredField.BareItem {
         case .token(let value): self = .token(value)
         case .undecodedByteSequence(let base64): self = .byteSequence(try Self.decode(base64))
         case .date, .displayString:
-            throw StructuredFieldError(message: "a date or display string (RFC 9651) is not an RFC 8941 value")
+            throw SigningError.invalidStructuredField("a date or display string (RFC 9651) is not an RFC 8941 value")
         }
     }
 
@@ -94,13 +94,13 @@ extension StructuredField.BareItem {
 
     /// The bytes of a byte sequence's base64; the `=` padding may be left out (RFC 8941 §4.2.7:
     /// parsers should not fail when it is).
-    static func decode(_ base64: String) throws(StructuredFieldError) -> Data {
+    static func decode(_ base64: String) throws(SigningError) -> Data {
         var padded = base64
         if !padded.utf8.contains(UInt8(ascii: "=")), padded.utf8.count % 4 > 1 {
             padded += String(repeating: "=", count: 4 - padded.utf8.count % 4)
         }
         guard let data = Data(base64Encoded: padded) else {
-            throw StructuredFieldError(message: "a byte sequence is not valid base64")
+            throw SigningError.invalidStructuredField("a byte sequence is not valid base64")
         }
         return data
     }

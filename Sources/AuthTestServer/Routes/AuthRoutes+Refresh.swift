@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 import HTTPTypes
 import Logging
@@ -52,7 +53,7 @@ extension AuthRoutes {
         do {
             let tokens = try await environment.state.refresh(refreshToken)
             return ServerResponse.json(.ok, tokens)
-        } catch let error as RefreshError {
+        } catch let error as AuthTestServerError {
             environment.logger.info("refresh refused", metadata: ["reason": .string(error.code.description)])
             return ServerResponse.error(.badRequest, "invalid_grant", description: error.message)
         }

@@ -53,7 +53,7 @@ struct CacheRoutes: RouteGroup {
 
     /// Who `/cache/user` answers for: the bearer token's user when a bearer token is sent, else
     /// the Basic user name, else `anonymous`.
-    static func user(of request: Request, environment: RouteEnvironment) async -> Result<String, BearerRejection> {
+    static func user(of request: Request, environment: RouteEnvironment) async -> Result<String, AuthTestServerError> {
         guard request.bearerToken != nil else { return .success(basicUser(request.headers[.authorization]) ?? "anonymous") }
         switch await environment.authenticate(request) {
         case .failure(let rejection):
@@ -61,7 +61,7 @@ struct CacheRoutes: RouteGroup {
         case .success(let claims):
             if claims.isGuest { return .success(claims.sub) }
             guard let user = await environment.state.user(id: claims.sub) else {
-                return .failure(BearerRejection(reason: TokenError(.revoked, "the token's user no longer exists")))
+                return .failure(AuthTestServerError(.accessTokenRevoked, "the token's user no longer exists"))
             }
             return .success(user.username)
         }

@@ -55,7 +55,7 @@ struct MFARoutes: RouteGroup {
             return ServerResponse.error(.forbidden, "forbidden", description: "a guest cannot enrol a second factor")
         }
         guard let user = await environment.state.user(id: claims.sub) else {
-            return ServerResponse.invalidToken(TokenError(.revoked, "the token's user no longer exists"))
+            return ServerResponse.invalidToken(AuthTestServerError(.accessTokenRevoked, "the token's user no longer exists"))
         }
         let enrollment = try await mfa.enroll(userID: user.id, label: user.username)
         environment.counters.record(.custom(MFACounter.enrollments))

@@ -26,7 +26,7 @@ struct MeRoutes: RouteGroup {
                     return ServerResponse.json(.ok, Me(userID: claims.sub, username: nil, guest: true, deviceID: claims.deviceID))
                 }
                 guard let user = await environment.state.user(id: claims.sub) else {
-                    return ServerResponse.invalidToken(TokenError(.revoked, "the token's user no longer exists"))
+                    return ServerResponse.invalidToken(AuthTestServerError(.accessTokenRevoked, "the token's user no longer exists"))
                 }
                 return ServerResponse.json(.ok, Me(userID: user.id, username: user.username, guest: false, deviceID: nil))
             }

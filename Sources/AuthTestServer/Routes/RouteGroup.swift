@@ -79,24 +79,16 @@ public struct RouteEnvironment: Sendable {
 
     /// Checks the request's bearer token.
     /// - Parameter request: The request.
-    /// - Returns: The token's claims, or the 401 response to send.
-    public func authenticate(_ request: Request) async -> Result<AccessTokenClaims, BearerRejection> {
+    /// - Returns: The token's claims, or the refusal, whose AuthTestServerError/response is the
+    ///   401 to send.
+    public func authenticate(_ request: Request) async -> Result<AccessTokenClaims, AuthTestServerError> {
         guard let token = request.bearerToken else {
-            return .failure(BearerRejection(reason: nil))
+            return .failure(AuthTestServerError(.missingBearerToken, "a bearer token is required"))
         }
-        do throws(TokenError) {
+        do throws(AuthTestServerError) {
             return .success(try await state.validateAccessToken(token))
         } catch {
-            return .failure(BearerRejection(reason: error))
+            return .failure(error)
         }
     }
-}
-
-/// Why a bearer request was refused; ``response`` is the 401 to send.
-public struct BearerRejection: Error, Sendable {
-    /// The token failure, or `nil` when no bearer token was sent.
-    public let reason: TokenError?
-
-    /// The 401 answer with its `WWW-Authenticate` challenge.
-    public var response: Response { ServerResponse.invalidToken(reason) }
 }

@@ -37,7 +37,7 @@ struct SignedRoutes: RouteGroup {
         add(router, scheme: "hmac", challenge: "HMAC-SHA256", environment: environment) { request, _ in
             do {
                 return try await hmac.verify(request)
-            } catch let error as HMACVerificationError {
+            } catch let error as SigningError {
                 throw SignatureRejection(code: error.code.description, reason: error.message)
             }
         }
@@ -56,7 +56,7 @@ struct SignedRoutes: RouteGroup {
                     throw SignatureRejection(code: "invalidParameter", reason: "the signature has no keyid")
                 }
                 return keyID
-            } catch let error as MessageSignatureError {
+            } catch let error as SigningError {
                 throw SignatureRejection(code: error.code.description, reason: error.message)
             }
         }

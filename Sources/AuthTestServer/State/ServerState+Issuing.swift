@@ -27,25 +27,26 @@ extension ServerState {
     ///
     /// Reusing an already-rotated token revokes the whole family and counts `rejectedReuse`.
     /// - Parameter refreshToken: The presented refresh token.
-    /// - Throws: ``RefreshError``.
+    /// - Throws: ``AuthTestServerError`` (`refreshTokenUnknown`, `refreshTokenRevoked`,
+    ///   `refreshTokenReused`, `refreshTokenExpired`).
     public func refresh(_ refreshToken: String) throws -> TokenResponse {
         let key = Self.digest(refreshToken)
         guard let record = refreshTokens[key] else {
-            throw RefreshError(.unknown, "refresh token is not known")
+            throw AuthTestServerError(.refreshTokenUnknown, "refresh token is not known")
         }
         guard let family = families[record.familyID], !family.revoked else {
-            throw RefreshError(.revoked, "refresh token was revoked")
+            throw AuthTestServerError(.refreshTokenRevoked, "refresh token was revoked")
         }
         if record.rotated {
             families[family.id]?.revoked = true
             counters.record(.rejectedReuse)
-            throw RefreshError(.reused, "refresh token was already used; the token family is revoked")
+            throw AuthTestServerError(.refreshTokenReused, "refresh token was already used; the token family is revoked")
         }
         guard !family.refreshRevoked else {
-            throw RefreshError(.revoked, "refresh token was revoked")
+            throw AuthTestServerError(.refreshTokenRevoked, "refresh token was revoked")
         }
         guard record.expiresAt > clock.now() else {
-            throw RefreshError(.expired, "refresh token expired")
+            throw AuthTestServerError(.refreshTokenExpired, "refresh token expired")
         }
         refreshTokens[key]?.rotated = true
         let response = try issue(in: family, withRefreshToken: true)
@@ -83,40 +84,4 @@ extension ServerState {
             return byte < 16 ? "0" + hex : hex
         }.joined()
     }
-}
-
-/// Why a refresh was refused; every case answers 400 `invalid_grant`. Never contains the token.
-public struct RefreshError: Error, Sendable, CustomStringConvertible, Equatable {
-    /// The kind of refusal.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private let name: String
-        private init(_ name: String) { self.name = name }
-        /// The server never issued this token.
-        public static let unknown = Code("unknown")
-        /// The token's lifetime is over.
-        public static let expired = Code("expired")
-        /// The family was revoked (logout, reuse, server-side revocation).
-        public static let revoked = Code("revoked")
-        /// The token had already been rotated; the family is now revoked.
-        public static let reused = Code("reused")
-        /// The code's name.
-        public var description: String { name }
-    }
-
-    /// The kind of refusal.
-    public let code: Code
-    /// What was wrong (the `error_description`).
-    public let message: String
-
-    /// Creates an error.
-    /// - Parameters:
-    ///   - code: The kind of refusal.
-    ///   - message: What was wrong, without the token.
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    /// `RefreshError(code): message`.
-    public var description: String { "RefreshError(\(code)): \(message)" }
 }

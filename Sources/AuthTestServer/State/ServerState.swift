@@ -81,14 +81,15 @@ public actor ServerState {
 
     /// Checks an access token: signature, expiry against the server clock, family revocation.
     /// - Parameter token: The compact JWT from the `Authorization` header.
-    /// - Throws: ``TokenError``.
-    public func validateAccessToken(_ token: String) throws(TokenError) -> AccessTokenClaims {
+    /// - Throws: ``AuthTestServerError`` (`malformedToken`, `unsupportedAlgorithm`, `badSignature`,
+    ///   `accessTokenExpired`, `accessTokenRevoked`).
+    public func validateAccessToken(_ token: String) throws(AuthTestServerError) -> AccessTokenClaims {
         let claims = try signer.verify(token)
         guard !claims.isExpired(at: clock.now()) else {
-            throw TokenError(.expired, "access token expired")
+            throw AuthTestServerError(.accessTokenExpired, "access token expired")
         }
         guard let family = families[claims.fam], !family.revoked else {
-            throw TokenError(.revoked, "access token was revoked")
+            throw AuthTestServerError(.accessTokenRevoked, "access token was revoked")
         }
         return claims
     }

@@ -46,9 +46,10 @@ public enum ServerResponse {
     /// 401 `invalid_token` with `WWW-Authenticate: Bearer error="invalid_token"` (RFC 6750 §3.1).
     ///
     /// A request without credentials gets a challenge without an error code, as RFC 6750 §3.1 asks.
-    /// - Parameter reason: The rejection, or `nil` when no bearer token was sent.
-    public static func invalidToken(_ reason: TokenError?) -> Response {
-        guard let reason else {
+    /// - Parameter reason: The rejection, or `nil` (or a `missingBearerToken` error) when no bearer
+    ///   token was sent.
+    public static func invalidToken(_ reason: AuthTestServerError?) -> Response {
+        guard let reason, reason.code != .missingBearerToken else {
             var headers = HTTPFields()
             headers[.wwwAuthenticate] = #"Bearer realm="auth-test-server""#
             return error(.unauthorized, "invalid_token", description: "a bearer token is required", headers: headers)

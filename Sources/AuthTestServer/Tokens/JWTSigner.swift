@@ -41,36 +41,36 @@ public struct JWTSigner: Sendable {
 
     /// Verifies structure, algorithm and signature of a compact JWT and returns its raw payload.
     /// - Parameter token: A compact JWT (`header.payload.signature`).
-    /// - Throws: ``TokenError`` (`malformed`, `unsupportedAlgorithm`, `badSignature`).
-    public func verifiedPayload(of token: String) throws(TokenError) -> Data {
+    /// - Throws: ``AuthTestServerError`` (`malformedToken`, `unsupportedAlgorithm`, `badSignature`).
+    public func verifiedPayload(of token: String) throws(AuthTestServerError) -> Data {
         let segments = token.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3,
               let headerData = Base64URL.decode(segments[0]),
               let payload = Base64URL.decode(segments[1]),
               let signature = Base64URL.decode(segments[2])
-        else { throw TokenError(.malformed, "token is not three base64url segments") }
+        else { throw AuthTestServerError(.malformedToken, "token is not three base64url segments") }
         guard let header = try? JSONSerialization.jsonObject(with: headerData) as? [String: Any] else {
-            throw TokenError(.malformed, "token header is not a JSON object")
+            throw AuthTestServerError(.malformedToken, "token header is not a JSON object")
         }
         guard header["alg"] as? String == "HS256" else {
-            throw TokenError(.unsupportedAlgorithm, "only HS256 tokens are accepted")
+            throw AuthTestServerError(.unsupportedAlgorithm, "only HS256 tokens are accepted")
         }
         let signingInput = Data(token.utf8.prefix(segments[0].utf8.count + 1 + segments[1].utf8.count))
         guard HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: signingInput, using: key) else {
-            throw TokenError(.badSignature, "token signature does not match the server key")
+            throw AuthTestServerError(.badSignature, "token signature does not match the server key")
         }
         return payload
     }
 
     /// Verifies a token and decodes its ``AccessTokenClaims``.
     /// - Parameter token: A compact JWT.
-    /// - Throws: ``TokenError``; `malformed` when the claims are missing or of the wrong type.
-    public func verify(_ token: String) throws(TokenError) -> AccessTokenClaims {
+    /// - Throws: ``AuthTestServerError``; `malformedToken` when the claims are missing or of the wrong type.
+    public func verify(_ token: String) throws(AuthTestServerError) -> AccessTokenClaims {
         let payload = try verifiedPayload(of: token)
         do {
             return try JSONDecoder().decode(AccessTokenClaims.self, from: payload)
         } catch {
-            throw TokenError(.malformed, "token claims are not valid access-token claims")
+            throw AuthTestServerError(.malformedToken, "token claims are not valid access-token claims")
         }
     }
 }

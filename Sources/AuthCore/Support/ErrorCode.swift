@@ -1,0 +1,31 @@
+/// What kind of failure an error is: the `Code` of AuthKit's error types.
+///
+/// Each error type names its codes with `public typealias Code = ErrorCode<ItsError>` and
+/// declares them, each with its doc comment, as static members of
+/// `extension ErrorCode where Domain == ItsError`; so the codes of different error types never
+/// mix, and an error type's code list is what its extension declares.
+///
+/// It is a struct rather than an enum, so that new codes do not break users' `switch`
+/// statements. Compare codes, or match them in a `switch`:
+///
+/// ```swift
+/// func retryLater(_ error: AuthError) -> Bool {
+///     switch error.code {
+///     case .storage, .renewalFailed, .transport, .timeout: true
+///     default: error.code == .excessiveRenewal
+///     }
+/// }
+/// ```
+public struct ErrorCode<Domain>: Hashable, Sendable, CustomStringConvertible {
+    private let name: String
+
+    /// Creates a code, for the module that defines `Domain`'s codes.
+    ///
+    /// Other modules compare with the codes it declares rather than making new ones.
+    /// - Parameter name: The code's name, as its ``description`` shows it: the name of the
+    ///   static member that declares it.
+    public init(_ name: String) { self.name = name }
+
+    /// A text form of the code: its name.
+    public var description: String { name }
+}

@@ -1,0 +1,170 @@
+public import AuthCore
+
+/// The errors AuthMFA throws: OTP generation and configuration, base32 decoding, `otpauth://`
+/// key URIs, and the MFA flow (answering a challenge, a missing enrolment).
+///
+/// A struct with an extensible ``Code``; compare codes: `error.code == .expiredChallenge`.
+/// The message says what was wrong; it never contains a secret, a code, the base32 text nor any
+/// other value taken from a key URI (a base32 error names the ``position`` of the problem).
+public struct MFAError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of failure this is.
+    public typealias Code = ErrorCode<MFAError>
+
+    /// What kind of failure this is.
+    public let code: Code
+    /// A readable cause, free of secrets.
+    public let message: String
+    /// For a base32 error, the offset (in characters, after removing spaces and hyphens) where
+    /// the problem is, when there is one.
+    public let position: Int?
+
+    /// Creates an error.
+    public init(code: Code, message: String, position: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.position = position
+    }
+
+    /// `MFAError.code: message`.
+    public var description: String { "MFAError.\(code): \(message)" }
+}
+
+/// The errors OTP generation and configuration throw: now ``MFAError``.
+@available(*, deprecated, renamed: "MFAError")
+public typealias OTPError = MFAError
+/// The errors parsing or building an `otpauth://` key URI throws: now ``MFAError``.
+@available(*, deprecated, renamed: "MFAError")
+public typealias OTPKeyURIError = MFAError
+/// The errors ``Base32/decode(_:)`` throws: now ``MFAError``.
+@available(*, deprecated, renamed: "MFAError")
+public typealias Base32Error = MFAError
+
+extension ErrorCode where Domain == MFAError {
+    // The MFA flow.
+
+    /// The challenge expired before it was answered; sign in again.
+    public static var expiredChallenge: Self { Self("expiredChallenge") }
+    /// Every allowed attempt at the challenge failed; sign in again.
+    public static var attemptsExhausted: Self { Self("attemptsExhausted") }
+    /// None of the challenge's methods can be answered here.
+    public static var noMethodAvailable: Self { Self("noMethodAvailable") }
+    /// The account has no secret for the method (not enrolled).
+    public static var notEnrolled: Self { Self("notEnrolled") }
+
+    // OTP generation and configuration.
+
+    /// The number of digits is not 6, 7 or 8.
+    public static var invalidDigits: Self { Self("invalidDigits") }
+    /// The TOTP period is not a positive number of seconds.
+    public static var invalidPeriod: Self { Self("invalidPeriod") }
+    /// The secret is empty or shorter than required, or a key URI's `secret` parameter is not
+    /// valid base32 or is empty.
+    public static var invalidSecret: Self { Self("invalidSecret") }
+    /// The time lies before the TOTP start time T0.
+    public static var timeBeforeStart: Self { Self("timeBeforeStart") }
+    /// The random number generator failed.
+    public static var randomness: Self { Self("randomness") }
+
+    // Base32 decoding.
+
+    /// A character outside `A–Z`, `2–7` (any case), `=`, space and hyphen.
+    public static var invalidCharacter: Self { Self("invalidCharacter") }
+    /// The number of characters cannot come from encoding whole bytes.
+    public static var invalidLength: Self { Self("invalidLength") }
+    /// `=` padding in the middle, or the wrong amount of it.
+    public static var invalidPadding: Self { Self("invalidPadding") }
+
+    // `otpauth://` key URIs: the part of the URI that is wrong (a bad secret is `invalidSecret`).
+
+    /// The URI does not start with `otpauth://`.
+    public static var keyURIScheme: Self { Self("keyURIScheme") }
+    /// The type is not `totp` or `hotp`.
+    public static var keyURIType: Self { Self("keyURIType") }
+    /// The label is missing, empty, badly percent-encoded, or has a bad `issuer:` prefix.
+    public static var keyURILabel: Self { Self("keyURILabel") }
+    /// There is no `secret` parameter.
+    public static var keyURIMissingSecret: Self { Self("keyURIMissingSecret") }
+    /// The `algorithm` is not SHA1, SHA256 or SHA512.
+    public static var keyURIAlgorithm: Self { Self("keyURIAlgorithm") }
+    /// The `digits` is not 6, 7 or 8.
+    public static var keyURIDigits: Self { Self("keyURIDigits") }
+    /// The `period` is not a positive whole number of seconds.
+    public static var keyURIPeriod: Self { Self("keyURIPeriod") }
+    /// The `counter` of an `hotp` URI is missing or not a whole number.
+    public static var keyURICounter: Self { Self("keyURICounter") }
+    /// The `issuer` parameter disagrees with the label's issuer prefix, or is invalid.
+    public static var keyURIIssuer: Self { Self("keyURIIssuer") }
+    /// A parameter is malformed (bad percent-encoding) or given twice.
+    public static var keyURIParameter: Self { Self("keyURIParameter") }
+}
+
+extension ErrorCode where Domain == MFAError {
+    /// The URI does not start with `otpauth://`.
+    @available(*, deprecated, renamed: "keyURIScheme")
+    public static var scheme: Self { .keyURIScheme }
+    /// The type is not `totp` or `hotp`.
+    @available(*, deprecated, renamed: "keyURIType")
+    public static var type: Self { .keyURIType }
+    /// The label is missing, empty, badly percent-encoded, or has a bad `issuer:` prefix.
+    @available(*, deprecated, renamed: "keyURILabel")
+    public static var label: Self { .keyURILabel }
+    /// There is no `secret` parameter.
+    @available(*, deprecated, renamed: "keyURIMissingSecret")
+    public static var missingSecret: Self { .keyURIMissingSecret }
+    /// The `algorithm` is not SHA1, SHA256 or SHA512.
+    @available(*, deprecated, renamed: "keyURIAlgorithm")
+    public static var algorithm: Self { .keyURIAlgorithm }
+    /// The `digits` is not 6, 7 or 8.
+    @available(*, deprecated, renamed: "keyURIDigits")
+    public static var digits: Self { .keyURIDigits }
+    /// The `period` is not a positive whole number of seconds.
+    @available(*, deprecated, renamed: "keyURIPeriod")
+    public static var period: Self { .keyURIPeriod }
+    /// The `counter` of an `hotp` URI is missing or not a whole number.
+    @available(*, deprecated, renamed: "keyURICounter")
+    public static var counter: Self { .keyURICounter }
+    /// The `issuer` parameter disagrees with the label's issuer prefix, or is invalid.
+    @available(*, deprecated, renamed: "keyURIIssuer")
+    public static var issuer: Self { .keyURIIssuer }
+    /// A parameter is malformed (bad percent-encoding) or given twice.
+    @available(*, deprecated, renamed: "keyURIParameter")
+    public static var parameter: Self { .keyURIParameter }
+}
+
+extension MFAError {
+    /// The challenge expired.
+    public static func expiredChallenge() -> MFAError {
+        MFAError(code: .expiredChallenge, message: "the MFA challenge has expired; sign in again")
+    }
+    /// All attempts failed.
+    public static func attemptsExhausted(attempts: Int) -> MFAError {
+        MFAError(code: .attemptsExhausted, message: "all \(attempts) attempts at the MFA challenge failed; sign in again")
+    }
+    /// No usable method.
+    public static func noMethodAvailable(offered: [MFAMethod]) -> MFAError {
+        MFAError(code: .noMethodAvailable, message: "none of the offered MFA methods (\(offered.map(\.rawValue).joined(separator: ", "))) can be answered here")
+    }
+    /// No secret for the method.
+    public static func notEnrolled(method: MFAMethod) -> MFAError {
+        MFAError(code: .notEnrolled, message: "the account is not enrolled for \(method.rawValue); enrol it first")
+    }
+}
+
+extension MFAError {
+    /// The allowed numbers of digits of an OTP.
+    public static let allowedDigits: ClosedRange<Int> = 6...8
+
+    /// Checks a number of digits.
+    static func validate(digits: Int) throws(MFAError) {
+        guard allowedDigits.contains(digits) else {
+            throw MFAError(code: .invalidDigits, message: "an OTP has 6, 7 or 8 digits, not \(digits)")
+        }
+    }
+
+    /// Checks a TOTP period.
+    static func validate(period: Int) throws(MFAError) {
+        guard period > 0 else {
+            throw MFAError(code: .invalidPeriod, message: "the TOTP period must be a positive number of seconds, not \(period)")
+        }
+    }
+}
