@@ -301,10 +301,3 @@ public final class HTTPClientTransport: Transport {
         return HTTPResponse.Status(code: Int(status.code), reasonPhrase: status.reasonPhrase)
     }
 }
-
-extension AuthContainer {
-    /// Sends every request of this container's clients through `transport`.
-    public func useHTTPClient(_ transport: HTTPClientTransport) {
-        override(TransportKey.self, with: transport)
-    }
-}

@@ -31,7 +31,7 @@ public import OpenAPIRuntime
 /// the OpenAPI transport's: `AsyncHTTPClientTransport` keeps only the last of repeated fields
 /// such as `Set-Cookie`, so a cookie jar behind it sees one cookie per response.
 public struct AuthOpenAPIMiddleware: ClientMiddleware {
-    /// The middlewares that run, linked once, ahead of the OpenAPI chain.
+    /// The middlewares that run ahead of the OpenAPI chain.
     private let pipeline: AuthClient
     /// The largest request body sent; a larger one fails with `AuthError.invalidRequest`.
     public let maxRequestBytes: Int

@@ -113,10 +113,3 @@ final class RedirectRefusal: NSObject, URLSessionTaskDelegate, @unchecked Sendab
         completionHandler(nil)
     }
 }
-
-extension AuthContainer {
-    /// Sends every request of this container's clients through `transport`.
-    public func useURLSession(_ transport: URLSessionTransport) {
-        override(TransportKey.self, with: transport)
-    }
-}

@@ -22,15 +22,15 @@ import Testing
     }
 
     /// Added in the reverse of their order, the phases still run outermost first: observation,
-    /// caching, then the core's authentication, then session, proof and signing; within a phase,
+    /// caching, then the core's authentication, then proof, session and signing; within a phase,
     /// in the order added. The signer, added first, sees what every other phase wrote, the
     /// credential included.
     @Test func thePhaseDecidesTheOrderNotTheCalls() async throws {
         let trace = Trace()
         let container = AuthContainer()
         container.addMiddleware(.signing) { _ in PipelineTests.tracing("signing", trace) }
-        container.addMiddleware(.proof) { _ in PipelineTests.tracing("proof", trace) }
         container.addMiddleware(.session) { _ in PipelineTests.tracing("session", trace) }
+        container.addMiddleware(.proof) { _ in PipelineTests.tracing("proof", trace) }
         container.addMiddleware(.caching) { _ in PipelineTests.tracing("caching", trace) }
         container.addMiddleware(.observation) { _ in PipelineTests.tracing("observation 1", trace) }
         container.addMiddleware(.observation) { _ in PipelineTests.tracing("observation 2", trace) }
@@ -43,10 +43,10 @@ import Testing
         let client = try await signedInClient(container, trace: trace)
         _ = try await client.send(.get, url)
         #expect(trace.all == [
-            "observation 1>", "observation 2>", "caching>", "session>", "proof>", "signing>",
+            "observation 1>", "observation 2>", "caching>", "proof>", "session>", "signing>",
             "signer sees a credential: true",
-            "transport:observation 1,observation 2,caching,session,proof,signing",
-            "<signing", "<proof", "<session", "<caching", "<observation 2", "<observation 1",
+            "transport:observation 1,observation 2,caching,proof,session,signing",
+            "<signing", "<session", "<proof", "<caching", "<observation 2", "<observation 1",
         ])
     }
 

@@ -45,16 +45,23 @@ import Testing
         configuration.staleIfError = .seconds(300)   // serve a stale copy while the origin is down
     }
 
-    /// Sources/AuthCache/Container/AuthContainer+ResponseCache.swift:5
-    static func AuthCache_Container_AuthContainer_ResponseCache_5() async throws {
+    /// Sources/AuthCache/Container/AuthContainer+Cache.swift:5
+    static func AuthCache_Container_AuthContainer_Cache_5() async throws {
         container[ResponseCacheKey.self].purge(account: alice)
     }
 
-    /// Sources/AuthCache/Container/AuthContainer+ResponseCache.swift:32
-    static func AuthCache_Container_AuthContainer_ResponseCache_32() async throws {
+    /// Sources/AuthCache/Container/AuthContainer+Cache.swift:32
+    static func AuthCache_Container_AuthContainer_Cache_32() async throws {
         let container = AuthContainer()
         container.useResponseCache(.init(maxBytes: 8 << 20, defaultLifetime: .seconds(30)))
         let alice = container.makeClient(for: aliceKey, strategy: bearer)
+    }
+
+    /// Sources/AuthCache/Container/AuthContainer+Cache.swift:59
+    static func AuthCache_Container_AuthContainer_Cache_59() async throws {
+        try await container.useSQLiteStore(at: path)
+        let cache = container.useCredentialCache()
+        try await cache.preload(namespace: "api")
     }
 
     /// Sources/AuthCache/Credentials/CachingCredentialStore.swift:25
@@ -62,13 +69,6 @@ import Testing
         let store = CachingCredentialStore(try await SQLiteCredentialStore.open(at: path), lifetime: .seconds(2))
         try await store.preload(account: AccountKey(namespace: "api", account: "alice"))
         container.override(CredentialStoreKey.self, with: store)
-    }
-
-    /// Sources/AuthCache/Credentials/CredentialCaching.swift:62
-    static func AuthCache_Credentials_CredentialCaching_62() async throws {
-        try await container.useSQLiteStore(at: path)
-        let cache = container.useCredentialCache()
-        try await cache.preload(namespace: "api")
     }
 
     /// Sources/AuthCache/Events/ResponseCache+Events.swift:14
@@ -88,6 +88,12 @@ import Testing
     static func AuthCache_Rules_CacheControl_12() async throws {
         let directives = CacheControl(response.head.headerFields)
         let mayStore = !directives.noStore
+    }
+
+    /// Sources/AuthCookie/Container/AuthContainer+Cookies.swift:60
+    static func AuthCookie_Container_AuthContainer_Cookies_60() async throws {
+        container.useCookies()
+        let jar = try await container.restoreCookieJar(for: alice)   // what a previous run saved
     }
 
     /// Sources/AuthCookie/Jar/CookieJar.swift:11
@@ -159,12 +165,6 @@ import Testing
         try await store.save(jar)
     }
 
-    /// Sources/AuthCookie/Session/AuthContainer+Cookies.swift:60
-    static func AuthCookie_Session_AuthContainer_Cookies_60() async throws {
-        container.useCookies()
-        let jar = try await container.restoreCookieJar(for: alice)   // what a previous run saved
-    }
-
     /// Sources/AuthCookie/Session/CookieSessionStrategy+Refresh.swift:11
     static func AuthCookie_Session_CookieSessionStrategy_Refresh_11() async throws {
         let refresh = CookieSessionStrategy.Refresh(
@@ -194,8 +194,8 @@ import Testing
         container.useCipher(try AESGCMCipher(key: keyFromTheKeychainOrASecretsManager))
     }
 
-    /// Sources/AuthCore/Container/AuthContainer+Plugins.swift:127
-    static func AuthCore_Container_AuthContainer_Plugins_127() async throws {
+    /// Sources/AuthCore/Container/AuthContainer+Plugins.swift:128
+    static func AuthCore_Container_AuthContainer_Plugins_128() async throws {
         container.addMiddleware(.observation, named: "request-id") { _ in
             ClosureMiddleware { request, next in
                 var request = request
@@ -300,8 +300,8 @@ import Testing
             secretScope: CredentialScope(allowedHosts: AllowedHosts(["api.example.com"])))
     }
 
-    /// Sources/AuthCore/Renewal/AccountSession.swift:383
-    static func AuthCore_Renewal_AccountSession_383() async throws {
+    /// Sources/AuthCore/Renewal/AccountSession.swift:394
+    static func AuthCore_Renewal_AccountSession_394() async throws {
         for await state in client.session.states() {
             if case .reauthenticationRequired = state { showSignIn(client.account) }
         }
@@ -722,6 +722,14 @@ import Testing
         let store = try await SQLiteCredentialStore.open(at: path, options: options)
     }
 
+    /// Sources/AuthSigning/Container/AuthContainer+Signing.swift:16
+    static func AuthSigning_Container_AuthContainer_Signing_16() async throws {
+        let container = AuthContainer()
+        container.useHTTPClient(transport)
+        container.useRequestSigner(HMACRequestSigner(keyID: "client-1", key: key), allowedHosts: AllowedHosts(["api.example.com"]))
+        let client = container.makeClient(for: account, strategy: strategy)
+    }
+
     /// Sources/AuthSigning/HMAC/HMACRequestSigner.swift:11
     static func AuthSigning_HMAC_HMACRequestSigner_11() async throws {
         let signer = HMACRequestSigner(keyID: "client-1", key: SymmetricKey(data: sharedSecret))
@@ -814,14 +822,6 @@ import Testing
         try await signer.sign(&request, at: Date())
     }
 
-    /// Sources/AuthSigning/Signing/AuthContainer+Signing.swift:16
-    static func AuthSigning_Signing_AuthContainer_Signing_16() async throws {
-        let container = AuthContainer()
-        container.useHTTPClient(transport)
-        container.useRequestSigner(HMACRequestSigner(keyID: "client-1", key: key), allowedHosts: AllowedHosts(["api.example.com"]))
-        let client = container.makeClient(for: account, strategy: strategy)
-    }
-
     /// Sources/AuthSigning/Signing/RequestSigner.swift:12
     static func AuthSigning_Signing_RequestSigner_12() async throws {
         let signer = HMACRequestSigner(keyID: "client-1", key: SymmetricKey(data: sharedSecret))
@@ -849,14 +849,14 @@ import Testing
         )
     }
 
-    /// Sources/AuthTelemetry/AuthContainer+Telemetry.swift:11
-    static func AuthTelemetry_AuthContainer_Telemetry_11() async throws {
-        let telemetry = container.useTelemetry()
-    }
-
     /// Sources/AuthTelemetry/AuthTelemetry.swift:26
     static func AuthTelemetry_AuthTelemetry_26() async throws {
         let telemetry = container.useTelemetry()   // the bootstrapped MetricsSystem and InstrumentationSystem
+    }
+
+    /// Sources/AuthTelemetry/Container/AuthContainer+Telemetry.swift:13
+    static func AuthTelemetry_Container_AuthContainer_Telemetry_13() async throws {
+        let telemetry = container.useTelemetry()
     }
 
     /// Sources/AuthTelemetry/TelemetryTokenRefresher.swift:9
@@ -1128,8 +1128,8 @@ import Testing
         container.useCipher(try AESGCMCipher(key: keyFromTheKeychainOrASecretsManager))
     }
 
-    /// Sources/AuthCore/Documentation.docc/WritingAMiddleware.md:12
-    static func AuthCore_Documentation_docc_WritingAMiddleware_12() async throws {
+    /// Sources/AuthCore/Documentation.docc/WritingAMiddleware.md:11
+    static func AuthCore_Documentation_docc_WritingAMiddleware_11() async throws {
         struct RequestID: Middleware {
             nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
                 var request = request
@@ -1139,8 +1139,8 @@ import Testing
         }
     }
 
-    /// Sources/AuthCore/Documentation.docc/WritingAMiddleware.md:33
-    static func AuthCore_Documentation_docc_WritingAMiddleware_33() async throws {
+    /// Sources/AuthCore/Documentation.docc/WritingAMiddleware.md:32
+    static func AuthCore_Documentation_docc_WritingAMiddleware_32() async throws {
         struct FailureAlarm: ObservingMiddleware {
             let logger: Logger
             func didFail(_ error: any Error, for request: AuthRequest) {

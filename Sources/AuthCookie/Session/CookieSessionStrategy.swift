@@ -3,8 +3,8 @@ public import Foundation
 public import HTTPTypes
 
 /// Sessions held in cookies: signs in by posting credentials to a login endpoint, recognises an
-/// ended session (401, or a redirect to the login page), renews it through the renewal
-/// coordinator (one renewal for many concurrent requests), and copies the CSRF cookie into a
+/// ended session (401, or a redirect to the login page), renews it through the account's
+/// session (one renewal for many concurrent requests), and copies the CSRF cookie into a
 /// header on unsafe methods (double submit).
 ///
 /// Renewal posts to the ``Refresh`` endpoint when one is configured (servers such as
@@ -135,7 +135,7 @@ public struct CookieSessionStrategy: AuthStrategy {
     ///
     /// The last case is a request that took its CSRF token just before another request signed in
     /// again: it reached the server with the new session cookie but the old token. Reporting it
-    /// as a failure retries it with the current token, without another sign-in (the coordinator
+    /// as a failure retries it with the current token, without another sign-in (the session
     /// sees that the credential already changed). A 403 whose token is still current is an
     /// ordinary refusal.
     public func isAuthenticationFailure(_ response: AuthResponse, for request: AuthRequest) -> Bool {

@@ -41,10 +41,6 @@ public struct CookieError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// Why a public suffix list could not be loaded or compiled: now ``CookieError``.
-@available(*, deprecated, renamed: "CookieError")
-public typealias PublicSuffixListError = CookieError
-
 extension ErrorCode where Domain == CookieError {
     // A rejected cookie.
 
@@ -83,14 +79,3 @@ extension ErrorCode where Domain == CookieError {
     public static var publicSuffixListInvalidRule: Self { Self("publicSuffixListInvalidRule") }
 }
 
-extension ErrorCode where Domain == CookieError {
-    /// The public suffix list is not in AuthCookie's resource bundle.
-    @available(*, deprecated, renamed: "publicSuffixListMissing")
-    public static var resourceMissing: Self { .publicSuffixListMissing }
-    /// The public suffix list file could not be read.
-    @available(*, deprecated, renamed: "publicSuffixListUnreadable")
-    public static var unreadable: Self { .publicSuffixListUnreadable }
-    /// A line of the public suffix list is not a rule this implementation accepts.
-    @available(*, deprecated, renamed: "publicSuffixListInvalidRule")
-    public static var invalidRule: Self { .publicSuffixListInvalidRule }
-}

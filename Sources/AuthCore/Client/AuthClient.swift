@@ -16,14 +16,14 @@ public struct AuthClient: Sendable {
     public let transport: any Transport
     /// The middlewares, outermost first.
     public let middlewares: [any Middleware]
-    /// The middlewares in front of the transport.
-    private let pipeline: Pipeline
+    /// The first place of the middlewares in front of the transport.
+    private let pipeline: MiddlewareNext
 
     /// Creates a client.
     public init(transport: any Transport, middlewares: [any Middleware] = []) {
         self.transport = transport
         self.middlewares = middlewares
-        self.pipeline = Pipeline(middlewares, ending: transport)
+        self.pipeline = MiddlewareNext(Pipeline(middlewares, ending: transport), at: 0)
     }
 
     /// Sends a request through every middleware and the transport.
@@ -31,7 +31,7 @@ public struct AuthClient: Sendable {
     /// The pipeline runs on the caller's executor until something in it suspends (see
     /// ``Middleware``).
     public nonisolated(nonsending) func send(_ request: AuthRequest) async throws -> AuthResponse {
-        try await pipeline.send(request, from: 0)
+        try await pipeline(request)
     }
 
     /// Sends a request built from its parts.

@@ -5,7 +5,7 @@ extension AuthContainer {
     /// Builds a client that acts as `account` with `strategy`.
     ///
     /// The pipeline, outermost first: plug-ins of the observation and caching phases, redirect,
-    /// retry, rate-limit observer, headers, authentication, plug-ins of the session, proof and
+    /// retry, rate-limit observer, headers, authentication, plug-ins of the proof, session and
     /// signing phases, timeout (when configured), logging (unless the container's logger
     /// discards everything, as its default does), then the transport (see
     /// ``MiddlewarePhase``). Every client of the same account shares its session, and

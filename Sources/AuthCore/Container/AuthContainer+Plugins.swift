@@ -7,10 +7,10 @@
 /// | ``observation`` | plug-ins that see each call once, as the caller made it (telemetry) |
 /// | ``caching`` | plug-ins that may answer without sending (a response cache) |
 /// | core | ``RedirectMiddleware``, ``RetryMiddleware``, ``RateLimitObserver``, ``HeadersMiddleware`` (when the container has default headers), ``AuthenticationMiddleware`` |
-/// | ``session`` | plug-ins that keep state the server sets (cookies), once per hop and attempt |
-/// | ``proof`` | plug-ins that prove possession of a key for the request (DPoP) |
+/// | ``proof`` | plug-ins that prove possession of a key for the request (DPoP), and may send it again with a new proof |
+/// | ``session`` | plug-ins that keep state the server sets (cookies), once per hop and attempt, each proof's retry included |
 /// | ``signing`` | plug-ins that sign the request as it will be sent (HMAC, SigV4, RFC 9421) |
-/// | core | ``TimeoutMiddleware`` (when configured), ``LoggingMiddleware`` |
+/// | core | ``TimeoutMiddleware`` (when configured), ``LoggingMiddleware`` (unless the container's logger discards everything) |
 ///
 /// Within a phase, middlewares run in the order they were added. A signer comes after every
 /// phase that writes to the request, so it signs what is sent, whatever order the `use…` calls
@@ -20,10 +20,11 @@ public enum MiddlewarePhase: Int, Sendable, Comparable, CaseIterable {
     case observation
     /// Before redirects and retries: may answer a call from what it kept.
     case caching
-    /// After authentication, for each hop and attempt: state the server keeps on the client.
-    case session
-    /// After the session phase: a proof bound to the request's method and target.
+    /// After authentication: a proof bound to the request's method and target.
     case proof
+    /// After the proof phase, for each hop and attempt (a proof's retry included): state the
+    /// server keeps on the client.
+    case session
     /// Innermost of the plug-ins: a signature over the request as it will be sent.
     case signing
 
@@ -31,7 +32,7 @@ public enum MiddlewarePhase: Int, Sendable, Comparable, CaseIterable {
     public static func < (lhs: MiddlewarePhase, rhs: MiddlewarePhase) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// Whether the phase runs before (outside) the core's redirect, retry and authentication.
-    var isOutsideAuthentication: Bool { self < .session }
+    var isOutsideAuthentication: Bool { self < .proof }
 }
 
 /// The middlewares plug-ins add to every client a container makes, each with its phase.

@@ -2,8 +2,8 @@
 /// back, and may change, repeat or answer it.
 ///
 /// A client is a transport plus an ordered list of middlewares; the first is the outermost.
-/// Each middleware's `next` calls the one after it, and the last one's calls the transport. Redirects, retries, authentication, logging and
-/// every plug-in are middlewares like any other.
+/// Each middleware's `next` calls the one after it, and the last one's calls the transport.
+/// Redirects, retries, authentication, logging and every plug-in are middlewares like any other.
 ///
 /// ## Implementing
 /// Call `next` zero or more times (a retry calls it again; a cache may answer without it) and
@@ -53,8 +53,8 @@ extension Middleware {
 /// The rest of a pipeline, as a middleware receives it: call it like a function,
 /// `try await next(request)`, zero or more times.
 ///
-/// It is a place in the client's pipeline: calling it runs the middleware at that place with the place
-/// after it as its `next`, and past the last middleware, the transport.
+/// It is a place in a client's middlewares: calling it runs the middleware at that place, with
+/// the place after it as that middleware's `next`; past the last middleware, the transport.
 public struct MiddlewareNext: Sendable {
     /// A closure that stands for the rest of a pipeline.
     public typealias Body = nonisolated(nonsending) @Sendable (AuthRequest) async throws -> AuthResponse
@@ -62,6 +62,7 @@ public struct MiddlewareNext: Sendable {
     private let pipeline: Pipeline
     private let index: Int
 
+    /// The place `index` of `pipeline` (0: its first middleware).
     init(_ pipeline: Pipeline, at index: Int) {
         self.pipeline = pipeline
         self.index = index
@@ -74,27 +75,21 @@ public struct MiddlewareNext: Sendable {
 
     /// Sends `request` through the rest of the pipeline.
     public nonisolated(nonsending) func callAsFunction(_ request: AuthRequest) async throws -> AuthResponse {
-        try await pipeline.send(request, from: index)
+        guard index < pipeline.middlewares.count else { return try await pipeline.transport.send(request) }
+        return try await pipeline.middlewares[index].intercept(request, next: MiddlewareNext(pipeline, at: index + 1))
     }
 }
 
-/// Middlewares in front of a transport: what a client sends its requests through.
-///
-/// A request enters at the first middleware (place 0); the middleware at place `i` gets
-/// the place `i + 1` as its `next`; past the last middleware is the transport.
+/// Middlewares in front of a transport: what a client sends its requests through, starting at
+/// `MiddlewareNext(pipeline, at: 0)`.
 final class Pipeline: Sendable {
+    /// Outermost first.
     let middlewares: [any Middleware]
     let transport: any Transport
 
     init(_ middlewares: [any Middleware], ending transport: any Transport) {
         self.middlewares = middlewares
         self.transport = transport
-    }
-
-    /// Sends `request` through the middlewares from place `index` on, then the transport.
-    nonisolated(nonsending) func send(_ request: AuthRequest, from index: Int) async throws -> AuthResponse {
-        guard index < middlewares.count else { return try await transport.send(request) }
-        return try await middlewares[index].intercept(request, next: MiddlewareNext(self, at: index + 1))
     }
 }
 

@@ -79,6 +79,9 @@ public actor AccountSession<Strategy: AuthStrategy> {
     /// The second of the session's clock in which a response's `Date` was last read
     /// (``takesServerDate(sentAt:)``), written by requests; `Int64.min` before the first.
     nonisolated let lastDateSecond = Atomic<Int64>(.min)
+    /// The last `Date` field value read (``observeServerDateField(_:sentAt:)``), written by
+    /// requests.
+    nonisolated let lastDateField = Mutex<String?>(nil)
     /// Who follows ``states()``, and what they were last told.
     nonisolated let stateObservers = Mutex(StateObservers())
     /// The change follower of the registry that made this session, if its store has a feed.
@@ -334,9 +337,17 @@ extension AccountSession {
 
     /// Records the server's `Date` field of the response to a request sent at `sent` (by the
     /// session's clock) to estimate clock skew, as ``observeServerDate(_:sentAt:receivedAt:)``
-    /// does; a value that is not an HTTP date is ignored.
+    /// does. A value that is not an HTTP date is ignored, and so is the value read last: a
+    /// server's clock moves every second, and the same value again is a stale copy (a shared
+    /// cache in front of the server), which would otherwise move the estimate a second further
+    /// back with each reading.
     public nonisolated func observeServerDateField(_ value: String, sentAt sent: Date) {
-        guard let date = HTTPDate.parse(value) else { return }
+        let isNew = lastDateField.withLock { last in
+            guard last != value else { return false }
+            last = value
+            return true
+        }
+        guard isNew, let date = HTTPDate.parse(value) else { return }
         observeServerDate(date, sentAt: sent, receivedAt: clock.now())
     }
 }

@@ -19,7 +19,7 @@ public struct AllowedHosts: Sendable, Equatable {
     struct Pattern: Sendable, Equatable {
         enum Port: Sendable, Equatable { case schemeDefault, any, exactly(Int) }
         let host: String
-        /// `host`'s bytes, for matching a request without building its ``Origin``.
+        /// Whether the pattern was `*.host`: any subdomain of `host`, not `host` itself.
         let subdomains: Bool
         let port: Port
 
@@ -49,7 +49,7 @@ public struct AllowedHosts: Sendable, Equatable {
             return hostMatches && matches(port: origin.port, defaultPort: Origin.defaultPort(for: origin.scheme))
         }
 
-        /// ``matches(_:)`` for a lower-case ASCII host given as bytes.
+        /// Whether `actual` is the pattern's port (`defaultPort`, the scheme's, when it names none).
         private func matches(port actual: Int, defaultPort: Int) -> Bool {
             switch port {
             case .any: true

@@ -19,12 +19,11 @@
 public struct ErrorCode<Domain>: Hashable, Sendable, CustomStringConvertible {
     private let name: String
 
-    /// Creates a code, for the module that defines `Domain`'s codes.
-    ///
-    /// Other modules compare with the codes it declares rather than making new ones.
+    /// Creates a code, in the AuthKit module that defines `Domain`'s codes (package access:
+    /// users compare with the codes a module declares, they do not make new ones).
     /// - Parameter name: The code's name, as its ``description`` shows it: the name of the
     ///   static member that declares it.
-    public init(_ name: String) { self.name = name }
+    package init(_ name: String) { self.name = name }
 
     /// A text form of the code: its name.
     public var description: String { name }

@@ -29,16 +29,6 @@ public struct MFAError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String { "MFAError.\(code): \(message)" }
 }
 
-/// The errors OTP generation and configuration throw: now ``MFAError``.
-@available(*, deprecated, renamed: "MFAError")
-public typealias OTPError = MFAError
-/// The errors parsing or building an `otpauth://` key URI throws: now ``MFAError``.
-@available(*, deprecated, renamed: "MFAError")
-public typealias OTPKeyURIError = MFAError
-/// The errors ``Base32/decode(_:)`` throws: now ``MFAError``.
-@available(*, deprecated, renamed: "MFAError")
-public typealias Base32Error = MFAError
-
 extension ErrorCode where Domain == MFAError {
     // The MFA flow.
 
@@ -96,39 +86,6 @@ extension ErrorCode where Domain == MFAError {
     public static var keyURIIssuer: Self { Self("keyURIIssuer") }
     /// A parameter is malformed (bad percent-encoding) or given twice.
     public static var keyURIParameter: Self { Self("keyURIParameter") }
-}
-
-extension ErrorCode where Domain == MFAError {
-    /// The URI does not start with `otpauth://`.
-    @available(*, deprecated, renamed: "keyURIScheme")
-    public static var scheme: Self { .keyURIScheme }
-    /// The type is not `totp` or `hotp`.
-    @available(*, deprecated, renamed: "keyURIType")
-    public static var type: Self { .keyURIType }
-    /// The label is missing, empty, badly percent-encoded, or has a bad `issuer:` prefix.
-    @available(*, deprecated, renamed: "keyURILabel")
-    public static var label: Self { .keyURILabel }
-    /// There is no `secret` parameter.
-    @available(*, deprecated, renamed: "keyURIMissingSecret")
-    public static var missingSecret: Self { .keyURIMissingSecret }
-    /// The `algorithm` is not SHA1, SHA256 or SHA512.
-    @available(*, deprecated, renamed: "keyURIAlgorithm")
-    public static var algorithm: Self { .keyURIAlgorithm }
-    /// The `digits` is not 6, 7 or 8.
-    @available(*, deprecated, renamed: "keyURIDigits")
-    public static var digits: Self { .keyURIDigits }
-    /// The `period` is not a positive whole number of seconds.
-    @available(*, deprecated, renamed: "keyURIPeriod")
-    public static var period: Self { .keyURIPeriod }
-    /// The `counter` of an `hotp` URI is missing or not a whole number.
-    @available(*, deprecated, renamed: "keyURICounter")
-    public static var counter: Self { .keyURICounter }
-    /// The `issuer` parameter disagrees with the label's issuer prefix, or is invalid.
-    @available(*, deprecated, renamed: "keyURIIssuer")
-    public static var issuer: Self { .keyURIIssuer }
-    /// A parameter is malformed (bad percent-encoding) or given twice.
-    @available(*, deprecated, renamed: "keyURIParameter")
-    public static var parameter: Self { .keyURIParameter }
 }
 
 extension MFAError {

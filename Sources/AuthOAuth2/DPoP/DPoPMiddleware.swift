@@ -50,19 +50,3 @@ public struct DPoPMiddleware: Middleware {
         return String(value.dropFirst(5))
     }
 }
-
-extension AuthContainer {
-    /// Puts DPoP proofs on the requests of the account clients built from now on that carry a
-    /// DPoP-bound token, each account with its key from `keyring` (kept in the container's vault).
-    /// - Parameters:
-    ///   - keyring: Gives each account its key.
-    ///   - allowedHosts: Where proofs may go; by default each client's strategy's hosts.
-    public func useDPoP(_ keyring: DPoPKeyring, allowedHosts: AllowedHosts? = nil) {
-        addMiddleware(.proof, named: "dpop") { context in
-            let scope = context.credentialScope
-            return DPoPMiddleware(
-                keyring: keyring, account: context.account, vault: context.container[CredentialVaultKey.self],
-                scope: CredentialScope(allowedHosts: allowedHosts ?? scope.allowedHosts, account: scope.account, events: scope.events))
-        }
-    }
-}

@@ -35,16 +35,7 @@ public struct SigningError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// Why an RFC 9421 signature could not be made or was refused: now ``SigningError``.
-@available(*, deprecated, renamed: "SigningError")
-public typealias MessageSignatureError = SigningError
-/// Why ``HMACRequestVerifier`` refused a request: now ``SigningError``.
-@available(*, deprecated, renamed: "SigningError")
-public typealias HMACVerificationError = SigningError
 /// A structured field value that could not be parsed: now ``SigningError``
-/// `.invalidStructuredField`.
-@available(*, deprecated, renamed: "SigningError")
-public typealias StructuredFieldError = SigningError
 
 extension SigningError {
     /// The request lacks something the signer needs.

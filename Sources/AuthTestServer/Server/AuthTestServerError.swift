@@ -48,16 +48,6 @@ extension AuthTestServerError {
     public var response: Response { ServerResponse.invalidToken(self) }
 }
 
-/// Why the server refused a token: now ``AuthTestServerError``.
-@available(*, deprecated, renamed: "AuthTestServerError")
-public typealias TokenError = AuthTestServerError
-/// Why a refresh was refused: now ``AuthTestServerError``.
-@available(*, deprecated, renamed: "AuthTestServerError")
-public typealias RefreshError = AuthTestServerError
-/// Why a bearer request was refused: now ``AuthTestServerError``.
-@available(*, deprecated, renamed: "AuthTestServerError")
-public typealias BearerRejection = AuthTestServerError
-
 extension ErrorCode where Domain == AuthTestServerError {
     // Starting the server.
 

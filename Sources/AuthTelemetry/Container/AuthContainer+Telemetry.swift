@@ -4,8 +4,10 @@ public import Tracing
 
 extension AuthContainer {
     /// Reports the clients this container makes from now on to swift-metrics and
-    /// swift-distributed-tracing (see ``AuthTelemetry``): a ``RequestTelemetryMiddleware``
-    /// outermost in each, and the container's events counted. Wrap refreshers in
+    /// swift-distributed-tracing (see ``AuthTelemetry``): a ``RequestTelemetryMiddleware`` in the
+    /// `observation` phase of each (``/AuthCore/MiddlewarePhase``: outside redirects, retries and
+    /// caching; after the observation middlewares added before it), and the container's events
+    /// counted. Each call adds one more. Wrap refreshers in
     /// ``TelemetryTokenRefresher`` to time and trace renewals too.
     ///
     /// ```swift
@@ -21,7 +23,7 @@ extension AuthContainer {
     public func useTelemetry(metrics: (any MetricsFactory)? = nil, tracer: (any Tracer)? = nil, includesAccount: Bool = false) -> AuthTelemetry {
         let telemetry = AuthTelemetry(metrics: metrics, tracer: tracer, includesAccount: includesAccount)
         telemetry.observe(self[AuthEventsKey.self])
-        addMiddleware(.observation, named: "telemetry") { context in RequestTelemetryMiddleware(telemetry: telemetry, account: context.account) }
+        addMiddleware(.observation) { context in RequestTelemetryMiddleware(telemetry: telemetry, account: context.account) }
         return telemetry
     }
 }

@@ -48,3 +48,23 @@ extension AuthContainer {
         }
     }
 }
+
+extension AuthContainer {
+    /// Keeps the container's credential records in memory for `lifetime`, in front of the store
+    /// registered so far.
+    ///
+    /// Call it after registering the store (it wraps the store resolved now) and before building
+    /// clients. The returned cache can preload accounts at start-up.
+    ///
+    /// ```swift
+    /// try await container.useSQLiteStore(at: path)
+    /// let cache = container.useCredentialCache()
+    /// try await cache.preload(namespace: "api")
+    /// ```
+    @discardableResult
+    public func useCredentialCache(lifetime: Duration = .seconds(2)) -> any CredentialCaching {
+        let cache = CredentialCache.wrap(self[CredentialStoreKey.self], lifetime: lifetime, clock: self[ClockKey.self])
+        override(CredentialStoreKey.self, with: cache)
+        return cache
+    }
+}
