@@ -4,8 +4,8 @@ import Foundation
 import HTTPTypes
 import Testing
 
-/// Observers get no link of their own: the step before calls their hooks. What they see, and when,
-/// must be what their own `intercept` would see in the pipeline's place.
+/// An observer is a middleware whose `intercept` runs its hooks around `next`: what it sees, and
+/// when, is what a plain middleware in its place would see.
 @Suite struct ObservingMiddlewareTests {
     typealias Trace = PipelineTests.Trace
     static let tag = PipelineTests.tag
@@ -39,9 +39,20 @@ import Testing
         }
     }
 
-    /// The same observer run by its own `intercept`, as a middleware the pipeline cannot fold.
-    static func unfolded(_ observer: Watcher) -> ClosureMiddleware {
-        ClosureMiddleware { request, next in try await observer.intercept(request, next: next) }
+    /// What an observer does, written out by hand as a plain middleware: its hooks around
+    /// `next`, each recorded as the observer records it.
+    static func byHand(_ name: String, _ trace: Trace) -> ClosureMiddleware {
+        ClosureMiddleware { request, next in
+            trace.record("\(name) sees \(request.head.headerFields[tag] ?? "")")
+            do {
+                let response = try await next(request)
+                trace.record("\(name) got \(response.status.code) \(response.head.headerFields[tag] ?? "") for \(request.head.headerFields[tag] ?? "")")
+                return response
+            } catch {
+                trace.record("\(name) failed: \(error)")
+                throw error
+            }
+        }
     }
 
     static func transport(_ trace: Trace, failing: Bool = false) -> ClosureTransport {
@@ -53,7 +64,7 @@ import Testing
     }
 
     /// Observers first, between, and last: each pipeline against the same one with every observer
-    /// run through its own `intercept`.
+    /// written out by hand as a plain middleware (hooks around `next`).
     @Test(arguments: [
         ["o1", "a", "o2", "o3", "b", "o4"],
         ["a", "b"],
@@ -63,23 +74,22 @@ import Testing
     ])
     func observersSeeWhatTheirOwnInterceptWould(_ layout: [String]) async throws {
         for failing in [false, true] {
-            let folded = Trace()
-            let unfolded = Trace()
-            func middlewares(_ trace: Trace, fold: Bool) -> [any Middleware] {
+            let observed = Trace()
+            let written = Trace()
+            func middlewares(_ trace: Trace, observers: Bool) -> [any Middleware] {
                 layout.map { name in
                     guard name.hasPrefix("o") else { return Self.tagging(name) }
-                    let watcher = Watcher(name: name, trace: trace)
-                    return fold ? watcher : Self.unfolded(watcher)
+                    return observers ? Watcher(name: name, trace: trace) : Self.byHand(name, trace)
                 }
             }
-            let client = AuthClient(transport: Self.transport(folded, failing: failing), middlewares: middlewares(folded, fold: true))
-            let reference = AuthClient(transport: Self.transport(unfolded, failing: failing), middlewares: middlewares(unfolded, fold: false))
+            let client = AuthClient(transport: Self.transport(observed, failing: failing), middlewares: middlewares(observed, observers: true))
+            let reference = AuthClient(transport: Self.transport(written, failing: failing), middlewares: middlewares(written, observers: false))
             let url = URL(string: "https://api.example.com/v1/items")!
             let answer = try? await client.send(.get, url)
             let expected = try? await reference.send(.get, url)
             #expect(answer?.status == expected?.status)
-            #expect(folded.all == unfolded.all)
-            #expect(folded.all.count == layout.count(where: { $0.hasPrefix("o") }) * 2 + 1)
+            #expect(observed.all == written.all)
+            #expect(observed.all.count == layout.count(where: { $0.hasPrefix("o") }) * 2 + 1)
         }
     }
 

@@ -95,15 +95,11 @@ import Testing
     }
 
     /// Orders of the middlewares.
-    enum Order: String, CaseIterable {
+    enum Order {
         /// As the container builds clients, ahead of an observer and a step of their own.
         case redirectThenRetry
         /// Both right before the transport's observer.
         case redirectThenRetryAtTheEnd
-        /// Retry outside redirect.
-        case retryThenRedirect
-        case redirectAlone
-        case retryAlone
         /// An observer in front of both.
         case behindAnObserver
         /// An observer between them.
@@ -118,9 +114,6 @@ import Testing
         switch order {
         case .redirectThenRetry: return [Self.redirect, retry, attempts, Self.step(trace), Attempts(name: "inner ", trace: trace)]
         case .redirectThenRetryAtTheEnd: return [Self.redirect, retry, attempts]
-        case .retryThenRedirect: return [retry, Self.redirect, attempts]
-        case .redirectAlone: return [Self.redirect, attempts]
-        case .retryAlone: return [retry, attempts]
         case .behindAnObserver: return [outer, Self.redirect, retry, attempts]
         case .anObserverBetween: return [Self.redirect, outer, retry, attempts]
         }
@@ -179,5 +172,21 @@ import Testing
         let tooMany = await outcome(.redirectThenRetry, Self.scenario("more hops than allowed"))
         #expect(tooMany.sent.count == 3)
         #expect(tooMany.result == "failed: \(AuthError.Code.redirect)")
+        // A retry before the hop; refused connections retried within the budget; a POST never.
+        let retryThenHop = await outcome(.redirectThenRetry, Self.scenario("retried, then a hop"))
+        #expect(retryThenHop.sent == ["GET api.example.com/a +auth", "GET api.example.com/a +auth", "GET api.example.com/b +auth"])
+        #expect(retryThenHop.waits == [400])
+        #expect(retryThenHop.result == "answered 200")
+        let refusedOnce = await outcome(.redirectThenRetry, Self.scenario("a refused connection retried"))
+        #expect(refusedOnce.sent.count == 2)
+        #expect(refusedOnce.result == "answered 200")
+        let refused = await outcome(.redirectThenRetry, Self.scenario("refused until the budget runs out"))
+        #expect(refused.sent.count == 2)
+        #expect(refused.waits == [400])
+        #expect(refused.result == "failed: \(AuthError.Code.transport)")
+        let post = await outcome(.redirectThenRetry, Self.scenario("a POST's 503 returned"))
+        #expect(post.sent == ["POST api.example.com/a +auth"])
+        #expect(post.waits.isEmpty)
+        #expect(post.result == "answered 503")
     }
 }

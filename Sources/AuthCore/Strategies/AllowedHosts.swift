@@ -1,5 +1,4 @@
 public import Foundation
-import HTTPTypes
 
 /// The origins a credential may be sent to.
 ///
@@ -46,16 +45,12 @@ public struct AllowedHosts: Sendable, Equatable {
 
         func matches(_ origin: Origin) -> Bool {
             let hostMatches = subdomains ? (origin.host.hasSuffix(host) && origin.host.utf8.count > host.utf8.count) : origin.host == host
-            return hostMatches && matches(port: origin.port, defaultPort: Origin.defaultPort(for: origin.scheme))
-        }
-
-        /// Whether `actual` is the pattern's port (`defaultPort`, the scheme's, when it names none).
-        private func matches(port actual: Int, defaultPort: Int) -> Bool {
-            switch port {
+            let portMatches = switch port {
             case .any: true
-            case .exactly(let port): actual == port
-            case .schemeDefault: actual == defaultPort
+            case .exactly(let port): origin.port == port
+            case .schemeDefault: origin.port == Origin.defaultPort(for: origin.scheme)
             }
+            return hostMatches && portMatches
         }
     }
 
@@ -81,7 +76,7 @@ public struct AllowedHosts: Sendable, Equatable {
     /// Whether a credential may be sent to `origin`.
     public func allows(_ origin: Origin) -> Bool {
         guard patterns.contains(where: { $0.matches(origin) }) else { return false }
-        return origin.isSecure || allowInsecure || Self.isLoopback(origin.host)
+        return origin.isSecure || allowInsecure || origin.isLoopback
     }
 
     /// Whether a credential may be sent with `request`: the answer for its ``AuthRequest/origin``,
@@ -89,9 +84,5 @@ public struct AllowedHosts: Sendable, Equatable {
     /// when the request has no readable origin.
     public func allows(_ request: AuthRequest) -> Bool {
         request.origin.map(allows) ?? false
-    }
-
-    static func isLoopback(_ host: String) -> Bool {
-        Loopback.contains(host)
     }
 }
