@@ -319,8 +319,8 @@ import Testing
         let exists = try StoreDirectoryPolicy.checkEntry(atPath: directory + "/credentials.db")
     }
 
-    /// Sources/AuthCore/Strategies/AllowedHosts.swift:14
-    static func AuthCore_Strategies_AllowedHosts_14() async throws {
+    /// Sources/AuthCore/Strategies/AllowedHosts.swift:13
+    static func AuthCore_Strategies_AllowedHosts_13() async throws {
         let hosts = AllowedHosts(["api.example.com", "*.example.com"])
         let local = AllowedHosts(origin: URL(string: "http://127.0.0.1:8080")!)
     }
