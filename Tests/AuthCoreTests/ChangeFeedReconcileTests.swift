@@ -30,6 +30,7 @@ final class ScriptedFeedStore: CredentialStore, CredentialChangeFeed {
     func deleteAll() async throws { try await inner.deleteAll() }
     func replace(_ key: CredentialKey, ifCurrent expected: Envelope?, with envelope: Envelope?) async throws -> Bool {
         let replaced = try await inner.replace(key, ifCurrent: expected, with: envelope)
+        guard key.item == CredentialVault.credentialItem else { return replaced }  // the renewal lease
         if let hook = afterReplace.withLock({ hook in defer { hook = nil }; return hook }) { await hook() }
         return replaced
     }

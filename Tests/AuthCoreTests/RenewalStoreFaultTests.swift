@@ -36,9 +36,13 @@ import Testing
         let store = FaultyStore()
         let vault = CredentialVault(store: store.inner, clock: clock)
         let refresher = CountingRefresher()
-        let session = makeSession(store: store, clock: clock, events: events) { try await refresher.refresh($0, expiresIn: 3600, now: clock.now()) }
+        // The store stops taking writes once the token endpoint has answered (mid-renewal).
+        let session = makeSession(store: store, clock: clock, events: events) {
+            let renewed = try await refresher.refresh($0, expiresIn: 3600, now: clock.now())
+            store.failWrites.withLock { $0 = true }
+            return renewed
+        }
         try await session.signIn(BearerTokenSet(accessToken: "token-0", refreshToken: "refresh-0", expiresAt: clock.now().addingTimeInterval(-1)))
-        store.failWrites.withLock { $0 = true }
         // The rotated credential is used at once…
         #expect(try await session.credentialForRequest().accessToken.reveal == "token-1")
         _ = await recorder.waitFor { $0.contains { if case .persistFailed = $0 { true } else { false } } }
@@ -54,6 +58,31 @@ import Testing
         }
         #expect(try await vault.load(BearerTokenSet.self, for: alice)?.refreshToken?.reveal == "refresh-1")
         #expect(refresher.count == 1)
+    }
+
+    /// A store that takes no writes before a renewal starts: no refresh token is presented (the
+    /// renewal lease cannot be written, and without it another process could present the same
+    /// token); requests get a typed storage error, nobody is signed out, and the renewal goes
+    /// ahead once the store takes writes again.
+    @Test func aStoreThatTakesNoWritesIsNotRenewedFromUntilItDoes() async throws {
+        let clock = ManualClock()
+        let events = AuthEvents()
+        let recorder = EventRecorder(events)
+        let store = FaultyStore()
+        let refresher = CountingRefresher()
+        let session = makeSession(store: store, clock: clock, events: events) { try await refresher.refresh($0, expiresIn: 3600, now: clock.now()) }
+        try await session.signIn(BearerTokenSet(accessToken: "token-0", refreshToken: "refresh-0", expiresAt: clock.now().addingTimeInterval(-1)))
+        store.failWrites.withLock { $0 = true }
+        for _ in 0..<5 {
+            await #expect { try await session.credentialForRequest() } throws: { ($0 as? AuthError)?.code == .storage }
+        }
+        #expect(refresher.count == 0)
+        #expect(try await CredentialVault(store: store.inner).load(BearerTokenSet.self, for: alice)?.refreshToken?.reveal == "refresh-0")
+        store.failWrites.withLock { $0 = false }
+        #expect(try await session.credentialForRequest().accessToken.reveal == "token-1")
+        #expect(refresher.count == 1)
+        #expect(!recorder.all.contains(.signedOut(alice)))
+        #expect(!recorder.all.contains { if case .reauthenticationRequired = $0 { true } else { false } })
     }
 
     @Test func aLongWaitForAnotherRenewalsLockIsReported() async throws {

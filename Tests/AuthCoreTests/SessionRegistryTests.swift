@@ -81,8 +81,15 @@ import Testing
         #expect(api.requests == 0)
         let seen = await recorder.waitFor { $0.contains(.reauthenticationRequired(alice, reason: "re-authentication required: invalid_grant")) }
         #expect(seen.contains { if case .reauthenticationRequired(alice, _) = $0 { true } else { false } })
-        // The rejected refresh token was the stored one: it is removed.
-        #expect(try await store.get(alice.item(CredentialVault.credentialItem)) == nil)
+        // The refused credential stays stored (only a sign-out deletes a record); the refusal is
+        // marked in the renewal lease, so another process fails at once instead of presenting it.
+        #expect(try await CredentialVault(store: store).load(BearerTokenSet.self, for: alice)?.refreshToken?.reveal == "dead")
+        let other = makeSession(store: store, clock: clock) { _ in
+            calls.add(1, ordering: .relaxed)
+            return BearerTokenSet(accessToken: "never", expiresAt: nil)
+        }
+        await #expect { try await other.credentialForRequest() } throws: { ($0 as? AuthError)?.code == .reauthenticationRequired }
+        #expect(calls.load(ordering: .relaxed) == 1)
         // A new sign-in clears the failure.
         api.accept("fresh")
         try await session.signIn(BearerTokenSet(accessToken: "fresh", refreshToken: "r", expiresAt: clock.now().addingTimeInterval(3600)))
@@ -172,13 +179,19 @@ import Testing
         let recorder = EventRecorder(events)
         let store = FaultyStore()
         let refresher = CountingRefresher()
-        let session = makeSession(store: store, clock: clock, events: events) { try await refresher.refresh($0, expiresIn: 3600, now: clock.now()) }
+        // The store stops taking writes once the token endpoint has answered (mid-renewal).
+        let session = makeSession(store: store, clock: clock, events: events) {
+            let renewed = try await refresher.refresh($0, expiresIn: 3600, now: clock.now())
+            store.failWrites.withLock { $0 = true }
+            return renewed
+        }
         try await session.signIn(BearerTokenSet(accessToken: "token-0", refreshToken: "refresh-0", expiresAt: clock.now().addingTimeInterval(-5)))
-        store.failWrites.withLock { $0 = true }
         let api = FakeAPI()
+        api.accept("token-1")
         #expect(try await client(session, transport: api.transport).send(.get, apiURL).status == .ok)
         let seen = await recorder.waitFor { $0.contains { if case .persistFailed = $0 { true } else { false } } }
         #expect(seen.contains { if case .persistFailed(alice, _) = $0 { true } else { false } })
+        store.failWrites.withLock { $0 = false }
     }
 
     @Test func proactiveRenewalInsideLeewayAndSkewMovesIt() async throws {

@@ -300,8 +300,8 @@ import Testing
             secretScope: CredentialScope(allowedHosts: AllowedHosts(["api.example.com"])))
     }
 
-    /// Sources/AuthCore/Renewal/AccountSession.swift:394
-    static func AuthCore_Renewal_AccountSession_394() async throws {
+    /// Sources/AuthCore/Renewal/AccountSession.swift:401
+    static func AuthCore_Renewal_AccountSession_401() async throws {
         for await state in client.session.states() {
             if case .reauthenticationRequired = state { showSignIn(client.account) }
         }
@@ -1115,8 +1115,8 @@ import Testing
         container.override(TenantIDKey.self, with: "tenant-1")
     }
 
-    /// Sources/AuthCore/Documentation.docc/RenewingCredentials.md:100
-    static func AuthCore_Documentation_docc_RenewingCredentials_100() async throws {
+    /// Sources/AuthCore/Documentation.docc/RenewingCredentials.md:111
+    static func AuthCore_Documentation_docc_RenewingCredentials_111() async throws {
         for await state in client.session.states() {
             print(state)
         }

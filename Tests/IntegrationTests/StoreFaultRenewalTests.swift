@@ -116,10 +116,39 @@ import Darwin
         try await rotatedRefreshTokenSurvives(kind: kind, fault: fault)
     }
 
-    /// SQLite keeps its database open for writing, so only the file store can be remounted.
+    /// SQLite keeps its database open for writing, so only the file store can be remounted, and
+    /// only before a renewal starts (not while the store holds a lock file open for writing).
+    /// Then no refresh token is presented at all: the renewal lease cannot be written, and
+    /// without it another process could present the same token. Requests fail with a typed
+    /// storage error, nobody is signed out, and the renewal goes ahead once the store is writable.
     @Test(.enabled(if: SmallFileSystem.available, "needs permission to mount a tmpfs"))
-    func aRotatedRefreshTokenSurvivesAReadOnlyFileStoreDirectory() async throws {
-        try await rotatedRefreshTokenSurvives(kind: "file", fault: "read-only")
+    func aReadOnlyFileStoreDirectoryIsNotRenewedFromUntilItIsWritable() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("AuthKitStoreFault-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try SmallFileSystem.mount(at: directory.path)
+        defer {
+            SmallFileSystem.run("umount", directory.path)
+            try? FileManager.default.removeItem(at: directory)
+        }
+        let path = directory.appendingPathComponent("store").path
+        try await Harness.run { h in
+            let events = AuthEvents()
+            let recorder = EventRecorder(events)
+            let container = h.container(store: try FileCredentialStore(directory: URL(fileURLWithPath: path), options: .init(lockTimeout: .milliseconds(200))))
+            container.override(AuthEventsKey.self, with: events)
+            let client = try await h.signedInClient("alice", container: container)
+            h.server.clock.advance(by: 301)
+            h.server.resetCounters()
+            let readOnly = try SmallFileSystem(remountingReadOnly: directory.path)
+            await #expect { try await client.send(.get, h.url("me")) } throws: { ($0 as? AuthError)?.code == .storage }
+            #expect(h.server.counters.renewals == 0)
+            try readOnly.release()
+            #expect(try await client.send(.get, h.url("me")).status == .ok)
+            #expect(h.server.counters.renewals == 1)
+            #expect(h.server.counters.rejectedReuse == 0)
+            #expect(!recorder.all.contains(.signedOut(Self.alice)))
+            #expect(!recorder.all.contains { if case .reauthenticationRequired = $0 { true } else { false } })
+        }
     }
 
     func rotatedRefreshTokenSurvives(kind: String, fault: String) async throws {
@@ -148,13 +177,10 @@ import Darwin
             h.server.resetCounters()
             h.server.faults.inject(.delay(.seconds(1)), path: "/auth/refresh")
 
-            // A read-only file system is one before the renewal starts (it cannot be remounted
-            // while the store holds a lock file open for writing); the others start during it.
-            let readOnly = fault == "read-only" ? try SmallFileSystem(remountingReadOnly: directory.path) : nil
+            // Each fault starts during the renewal.
             let request = Task { try await client.send(.get, h.url("me")) }
             try await h.refreshArrived()  // the refresh lock is taken; the refresh is at the server
             let lock: any HeldLock = switch (fault, kind) {
-            case ("read-only", _): readOnly!
             case ("full", _): try SmallFileSystem(fillingUp: directory.path)
             case (_, "sqlite"): try SQLiteFileLock(path: path)
             default: try FileStoreWriteLock(directory: path)

@@ -173,41 +173,142 @@ extension AccountSession {
         }
     }
 
-    /// Re-reads the store, adopts a credential someone else renewed or signed in, or renews and
-    /// persists, replacing only the record it renewed from.
+    /// Re-reads the store and adopts a credential someone else renewed or signed in; otherwise
+    /// takes the account's renewal lease and renews (the rules are ``RenewalLease``'s). Waiting
+    /// for another process's lease is bounded by ``RenewalPolicy/leaseTerm`` (a holder gone
+    /// silent is taken over) and by six terms in all (then the store is reported unavailable).
     private nonisolated func renewHoldingLock(_ renewal: Renewal, flight: RenewalFlight<Strategy.Value>) async throws -> RenewalOutcome<Strategy.Value> {
-        let stored = try await vault.loadRecord(Strategy.Value.self, for: account)
-        storeRecovered()
-        if let stored, stored.credential != renewal.stale, usable(stored, now: renewal.now) {
-            logger.debug("adopted a credential renewed elsewhere", metadata: ["account": "\(account)"])
-            return .adopted(stored.credential, at: obtained(stored))
+        let clock = ContinuousClock()
+        let started = clock.now
+        var watch = LeaseWatch()
+        var pause = Duration.milliseconds(20)
+        while true {
+            let stored = try await vault.loadRecord(Strategy.Value.self, for: account)
+            storeRecovered()
+            if let stored, stored.credential != renewal.stale, usable(stored, now: renewal.now) {
+                logger.debug("adopted a credential renewed elsewhere", metadata: ["account": "\(account)"])
+                return .adopted(stored.credential, at: obtained(stored))
+            }
+            if stored == nil, renewal.stale != nil {
+                throw AuthError(code: .notSignedIn, message: "the account was signed out (its stored credential was removed); sign in first", account: account)
+            }
+            let from = RenewalLease.fingerprint(of: stored?.envelope)
+            let found = try await vault.renewalLease(for: account)
+            switch watch.decide(found.lease, envelope: found.envelope, from: from, session: sessionID, term: policy.leaseTerm, now: clock.now) {
+            case .refused:
+                let refusal = AuthError(code: .reauthenticationRequired, message: "the server refused the renewal of the stored credential (in another process); sign in again", account: account)
+                throw RejectedCredential(error: refusal, credential: stored?.credential ?? renewal.stale)
+            case .wait:
+                guard clock.now - started < policy.leaseWaitLimit else {
+                    throw CredentialStoreError.unavailable("another process has been renewing the credential of \(account) for longer than \(policy.leaseWaitLimit)")
+                }
+                try await Task.sleep(for: pause)
+                pause = min(pause * 2, policy.leaseBeat)
+            case .take(let previous, let grace):
+                let lease = RenewalLease(session: sessionID, holder: UUID().uuidString, from: from, beat: 0, state: .renewing)
+                guard let held = try await vault.replaceLease(for: account, ifCurrent: previous, with: lease) else { continue }
+                // Taken over from a silent holder: one that was only cut off from the store
+                // writes its result within a beat of the store taking writes again.
+                if grace { try await Task.sleep(for: policy.leaseBeat * 2) }
+                // Read again under the lease: a renewal that ended just before has written its result.
+                guard try await vault.loadRecord(Strategy.Value.self, for: account)?.envelope == stored?.envelope else {
+                    _ = try? await vault.replaceLease(for: account, ifCurrent: held, with: nil)
+                    continue
+                }
+                return try await renew(from: stored, lease: lease, held: held, renewal, flight: flight)
+            }
         }
-        if stored == nil, renewal.stale != nil {
-            throw AuthError(code: .notSignedIn, message: "the account was signed out (its stored credential was removed); sign in first", account: account)
-        }
+    }
+
+    /// Presents the credential while holding the renewal lease (beating it), persists the result,
+    /// then releases the lease. A refusal by the server leaves the lease `refused` when the record
+    /// is unchanged; it never deletes the record.
+    private nonisolated func renew(from stored: StoredCredential<Strategy.Value>?, lease: RenewalLease, held: Envelope, _ renewal: Renewal, flight: RenewalFlight<Strategy.Value>) async throws -> RenewalOutcome<Strategy.Value> {
+        let beating = beat(lease, held: held)
         let base = stored?.credential ?? renewal.stale
         let context = RenewalContext(account: account, vault: vault, now: renewal.now)
         let renewed: Strategy.Value
         do {
             renewed = try await strategy.renew(base, context: context)
-        } catch let error as AuthError where error.code == .reauthenticationRequired {
-            // Another process may have rotated the credential while the server rejected ours.
-            let latest = try? await vault.loadRecord(Strategy.Value.self, for: account)
+        } catch let refusal as AuthError where refusal.code == .reauthenticationRequired {
+            let held = await stop(beating)
+            // Another process may have rotated the credential while the server refused ours.
+            let latest: StoredCredential<Strategy.Value>?
+            do {
+                latest = try await vault.loadRecord(Strategy.Value.self, for: account)
+            } catch {
+                throw RejectedCredential(error: refusal, credential: base)  // not known: nothing is marked
+            }
             if let latest, latest.envelope != stored?.envelope {
+                await release(held)
                 logger.info("renewal rejected, but the store holds a newer credential; adopting it", metadata: ["account": "\(account)"])
                 return .adopted(latest.credential, at: obtained(latest))
             }
-            if let stored { _ = try? await vault.delete(for: account, ifCurrent: stored.envelope) }
-            throw RejectedCredential(error: error, credential: base)
+            if latest != nil, let held {
+                var refused = lease
+                refused.state = .refused
+                _ = try? await vault.replaceLease(for: account, ifCurrent: held, with: refused)
+            }
+            throw RejectedCredential(error: refusal, credential: base)
+        } catch {
+            await release(await stop(beating))
+            throw error
         }
-        return try await persist(renewed, replacing: stored, renewal, flight: flight)
+        do {
+            let outcome = try await persist(renewed, replacing: stored, renewal, flight: flight)
+            await release(await stop(beating))
+            return outcome
+        } catch {
+            await release(await stop(beating))
+            throw error
+        }
+    }
+
+    /// Rewrites the lease every ``RenewalPolicy/leaseBeat`` until cancelled; the task's value is
+    /// the lease record last written, nil when another process took the lease over.
+    private nonisolated func beat(_ lease: RenewalLease, held: Envelope) -> Task<Envelope?, Never> {
+        Task { [vault, account, policy] in
+            var lease = lease
+            var held = held
+            while (try? await Task.sleep(for: policy.leaseBeat)) != nil {
+                lease.beat &+= 1
+                do {
+                    if let next = try await vault.replaceLease(for: account, ifCurrent: held, with: lease) {
+                        held = next
+                        continue
+                    }
+                    // Changed: by a beat that failed but was written after all, or by a takeover.
+                    let found = try await vault.renewalLease(for: account)
+                    guard let current = found.lease, current.holder == lease.holder, let envelope = found.envelope else { return nil }
+                    (lease, held) = (current, envelope)
+                } catch {
+                    continue  // the store failed: again at the next beat
+                }
+            }
+            return held
+        }
+    }
+
+    /// Stops beating; the lease record last written, nil when it was taken over.
+    private nonisolated func stop(_ beating: Task<Envelope?, Never>) async -> Envelope? {
+        beating.cancel()
+        return await beating.value
+    }
+
+    /// Removes the lease if it is still the one written last (a failure leaves it: rule 2 of
+    /// ``RenewalLease`` makes it harmless once the record changed).
+    private nonisolated func release(_ held: Envelope?) async {
+        guard let held else { return }
+        _ = try? await vault.replaceLease(for: account, ifCurrent: held, with: nil)
     }
 
     /// Stores a renewed credential in place of `stored`. When the record changed meanwhile (a
     /// sign-in or sign-out, here or in another process) nothing is written and the renewed
     /// credential is dropped. When the store fails in a way that may pass (locked, full,
-    /// read-only), the credential is published for use here and the write is retried (the caller
-    /// keeps the refresh lock) until it lands, the record changes, or this session signs in or out.
+    /// read-only), the credential is published for use here and the write is retried every
+    /// ``RenewalPolicy/leaseBeat`` (the caller keeps beating its lease, so no other process
+    /// presents the superseded refresh token) until it lands, the record changes, or this session
+    /// signs in or out.
     private nonisolated func persist(_ renewed: Strategy.Value, replacing stored: StoredCredential<Strategy.Value>?, _ renewal: Renewal, flight: RenewalFlight<Strategy.Value>) async throws -> RenewalOutcome<Strategy.Value> {
         let at = serverNow
         var pause = Duration.milliseconds(20)
@@ -224,7 +325,7 @@ extension AccountSession {
                 }
                 guard await isCurrent(renewal) else { throw failure }
                 try? await Task.sleep(for: pause)
-                pause = min(pause * 2, .seconds(1))
+                pause = min(pause * 2, policy.leaseBeat)
                 continue
             }
             if written != nil {

@@ -17,13 +17,15 @@ import Synchronization
 /// sharing the store, neither saves nor publishes its result: the sign-out or sign-in stands.
 ///
 /// ## Persisted before use, across processes
-/// A refresh token is presented only by the holder of the account's refresh lock, after it has
-/// re-read the store; the credential it gets back is written before the lock is released. When
-/// the store cannot take it (locked, full, read-only), the renewed credential is used in this
-/// process at once, and the renewal keeps the lock and retries the write until it succeeds, so
-/// no other process presents the superseded refresh token meanwhile (they wait for the lock and
-/// report the store unavailable). The SQLite store's lease lapses if its file stays locked past
-/// the lease duration; only then may another process go ahead.
+/// A refresh token is presented only by the holder of the account's renewal lease, a record in
+/// the store beside the credential (``RenewalLease`` states the rules), after it has read the
+/// store again; the credential it gets back is written before the lease is released. A store's
+/// refresh lock only spares the other processes polling: safety does not depend on it, so a lock
+/// that goes away mid-renewal (a database restart) does not let a second process present the
+/// same refresh token. When the store cannot take the renewed credential (unreachable,
+/// read-only), it is used in this process at once and the write is retried while the lease is
+/// kept alive. A refresh the server refuses is marked in the lease, never by deleting the
+/// record: only a sign-out does that.
 public actor AccountSession<Strategy: AuthStrategy> {
     /// The account.
     public nonisolated let account: AccountKey
@@ -38,6 +40,8 @@ public actor AccountSession<Strategy: AuthStrategy> {
     /// Where events go.
     public nonisolated let events: AuthEvents
     nonisolated let logger: Logger
+    /// Names this session in the renewal leases it takes (``RenewalLease``).
+    nonisolated let sessionID = UUID().uuidString
 
     var current: Strategy.Value? {
         didSet {
@@ -167,6 +171,9 @@ public actor AccountSession<Strategy: AuthStrategy> {
         defer { endLocalChange() }
         supersedeRenewals()
         try await vault.delete(for: account)
+        // The lease ended with the record (rule 2 of `RenewalLease`); removed so that nothing of
+        // the account is left behind.
+        try? await vault.store.delete(account.item(RenewalLease.item))
         supersedeRenewals()
         set(nil, obtainedAt: .distantPast)
         storeRecovered()

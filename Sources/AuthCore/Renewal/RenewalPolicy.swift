@@ -31,12 +31,23 @@ public struct RenewalPolicy: Sendable, Equatable {
     /// After a failure that needs a new sign-in, how often a request may look in the store for a
     /// credential signed in by another process (default 1 s); requests in between fail fast.
     public var failureRecheckInterval: Duration
+    /// How long another process watches a renewal's lease in the store unchanged before it takes
+    /// the renewal over (default 5 s): the holder died, or lost the store for that long. A live
+    /// holder rewrites its lease every ``leaseBeat``. See <doc:RenewingCredentials>.
+    public var leaseTerm: Duration
+
+    /// A fifth of ``leaseTerm``: how often a renewal rewrites its lease, and retries a write of
+    /// its result that failed.
+    public var leaseBeat: Duration { leaseTerm / 5 }
+    /// How long a renewal waits for another process's renewal before it reports the store
+    /// unavailable: six lease terms (30 s by default).
+    var leaseWaitLimit: Duration { leaseTerm * 6 }
 
     /// Creates a policy.
     public init(
         leeway: Duration = .seconds(30), maxRenewals: Int = 5, window: Duration = .seconds(30),
         skewThreshold: Duration = .seconds(2), maximumLeewayFraction: Double = 0.25,
-        failureRecheckInterval: Duration = .seconds(1)
+        failureRecheckInterval: Duration = .seconds(1), leaseTerm: Duration = .seconds(5)
     ) {
         self.leeway = leeway
         self.maxRenewals = maxRenewals
@@ -44,6 +55,7 @@ public struct RenewalPolicy: Sendable, Equatable {
         self.skewThreshold = skewThreshold
         self.maximumLeewayFraction = maximumLeewayFraction.isFinite ? min(max(maximumLeewayFraction, 0), 1) : 0.25
         self.failureRecheckInterval = failureRecheckInterval
+        self.leaseTerm = max(leaseTerm, .milliseconds(50))
     }
 
     /// The leeway for a credential obtained at `obtainedAt` that expires at `expiresAt`.
