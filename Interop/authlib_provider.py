@@ -13,7 +13,10 @@ What AuthOAuth2 must obtain tokens from, served by Authlib's own implementations
   `--device-interval` seconds (faster polls get `slow_down`); `POST /_device/decide` with
   `user_code` and `decision` (`approve` or `deny`) is the user's answer on another device;
 - `GET /api/me`: Authlib's `ResourceProtector`, answering who the token is for;
-- `GET /_counters`, `POST /_expire` (ends every access token) for the tests.
+- `GET /_counters`, `POST /_expire` (ends every access token), `POST /_issue` (a fresh token family
+  for `subject` at the client `app`, as if signed in elsewhere) for the tests. A rotated refresh
+  token presented again counts `refresh_token_reuse` and revokes every token of its client and
+  subject (reuse detection, RFC 9700 §4.14.2).
 
 Clients: `app` (public, `none`, redirect URIs on any loopback port per RFC 8252 §7.3),
 `svc-basic` (`client_secret_basic`), `svc-post` (`client_secret_post`) and `svc-jwt`
@@ -98,14 +101,24 @@ def create_app(access_seconds, device_interval=1, device_expires=60):
         INCLUDE_NEW_REFRESH_TOKEN = True
 
         def authenticate_refresh_token(self, refresh_token):
-            token = store.by_refresh.get(refresh_token)
-            return None if token is None or token.revoked else token
+            with store.lock:
+                token = store.by_refresh.get(refresh_token)
+                if token is not None and token.rotated:
+                    # Reuse detection (RFC 9700 §4.14.2): a rotated refresh token presented again
+                    # revokes every token of its client and subject.
+                    store.counts["refresh_token_reuse"] += 1
+                    for other in list(store.by_access.values()) + list(store.by_refresh.values()):
+                        if other.client_id == token.client_id and other.subject == token.subject:
+                            other.revoked = True
+                    return None
+                return None if token is None or token.revoked else token
 
         def authenticate_user(self, refresh_token):
             return refresh_token.subject
 
         def revoke_old_credential(self, refresh_token):
             refresh_token.revoked = True
+            refresh_token.rotated = True
 
     class Revocation(RevocationEndpoint):
         CLIENT_AUTH_METHODS = ["none", "client_secret_basic", "client_secret_post"]
@@ -271,6 +284,20 @@ def create_app(access_seconds, device_interval=1, device_expires=60):
     @protect()
     def me():
         return jsonify(sub=current_token.subject, client_id=current_token.client_id, scope=current_token.scope)
+
+    @app.post("/_issue")
+    def issue():
+        # A sign-in done elsewhere: a fresh token family for `subject` at the public client `app`
+        # (the tests' shortcut past the browser step of the code flow).
+        from authlib.oauth2.rfc6749 import OAuth2Request
+        subject = request.form.get("subject", "alice")
+        req = OAuth2Request("POST", request.url)
+        req.client = Client("app")
+        req.user = subject
+        req.payload = type("Payload", (), {"grant_type": "issued", "scope": "read"})()
+        generated = server.generate_token(client=req.client, grant_type="authorization_code", user=subject, scope="read", include_refresh_token=True)
+        store.save_token(generated, req)
+        return jsonify(generated)
 
     @app.get("/_counters")
     def counters():

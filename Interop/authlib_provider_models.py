@@ -66,6 +66,7 @@ class Token(TokenMixin):
     expires_in: int
     issued_at: float = field(default_factory=time.time)
     revoked: bool = False
+    rotated: bool = False
 
     def check_client(self, client):
         return client.get_client_id() == self.client_id

@@ -8,10 +8,17 @@
 //             name, the password the test harness's); prints `signed-in`.
 //   signout   signs the account out; prints `signed-out`.
 //   serve     keeps one session and reads commands on standard input: `go <count>` sends <count>
-//             concurrent requests and prints `ok <count>` or `fail <successes> <first error>`;
-//             `quit` ends. Prints `ready` first.
-// With AUTHKIT_WORKER_RENEWAL_PAUSE_MS set, every renewal prints `renewing <pid>` once it holds
-// the refresh lock and waits that long before presenting the refresh token.
+//             concurrent requests and prints `ok <count>` or `fail <successes> <failures>`
+//             (each distinct failure once: an AuthError's code, `status <n>`, or a type name);
+//             `pause before <ms>` / `pause after <ms>` makes every later renewal print
+//             `renewing <pid>` (before presenting the refresh token) or `renewed <pid>` (after
+//             the token endpoint answered, before the result is written) and wait <ms> there;
+//             `pause off` ends that; `quit` ends. Prints `ready` first.
+// With AUTHKIT_WORKER_RENEWAL_PAUSE_MS set, every renewal pauses before presenting, as
+// `pause before <ms>` does.
+// The provider is AuthTestServer unless these say otherwise: AUTHKIT_WORKER_TOKEN_PATH (the token
+// endpoint's path, `auth/refresh`), AUTHKIT_WORKER_CLIENT_ID (`worker`), AUTHKIT_WORKER_ME_PATH
+// (the resource, `me`).
 // Any failure prints `error <description>` and exits 1.
 import AuthCore
 import AuthFileStore
@@ -21,6 +28,7 @@ import AuthPostgresStore
 import AuthSQLiteStore
 import Foundation
 import HTTPTypes
+import Synchronization
 
 let arguments = CommandLine.arguments
 guard arguments.count == 7, let base = URL(string: arguments[3]) else {
@@ -32,23 +40,40 @@ guard arguments.count == 7, let base = URL(string: arguments[3]) else {
     FileHandle.standardOutput.write(Data("\(line)\n".utf8))
 }
 
-/// Sends `count` concurrent requests to `/me`: `ok <count>`, or `fail <successes> <first error>`.
+let environment = ProcessInfo.processInfo.environment
+let resource = base.appending(path: environment["AUTHKIT_WORKER_ME_PATH"] ?? "me")
+
+/// Sends `count` concurrent requests to the resource: `ok <count>`, or
+/// `fail <successes> <failures>` (each distinct failure once, comma-separated).
 func burst(_ client: AccountClient<BearerStrategy>, _ count: Int) async -> String {
     let outcomes = await withTaskGroup(of: String?.self) { group in
         for _ in 0..<count {
             group.addTask {
                 do {
-                    let status = try await client.send(.get, base.appending(path: "me")).status.code
+                    let status = try await client.send(.get, resource).status.code
                     return status == 200 ? nil : "status \(status)"
+                } catch let error as AuthError {
+                    return error.code.description
                 } catch {
-                    return "\(error)".replacingOccurrences(of: "\n", with: " ")
+                    return "\(type(of: error))"
                 }
             }
         }
         return await group.reduce(into: [String?]()) { $0.append($1) }
     }
     let failures = outcomes.compactMap { $0 }
-    return failures.isEmpty ? "ok \(count)" : "fail \(count - failures.count) \(failures[0])"
+    return failures.isEmpty ? "ok \(count)" : "fail \(count - failures.count) \(Set(failures).sorted().joined(separator: ","))"
+}
+
+/// Where renewals pause (`pause before|after <ms>`), if they do.
+let pause = Mutex<(step: String, duration: Duration)?>(
+    environment["AUTHKIT_WORKER_RENEWAL_PAUSE_MS"].flatMap(Int.init).map { ("before", .milliseconds($0)) })
+
+/// Announces a renewal at `step` and waits there, when renewals pause at that step.
+@Sendable func pauseIfAsked(at step: String) async throws {
+    guard let (at, duration) = pause.withLock({ $0 }), at == step else { return }
+    say("\(step == "before" ? "renewing" : "renewed") \(getpid())")
+    try await Task.sleep(for: duration)
 }
 
 /// Standard input's lines, read on a thread of their own.
@@ -72,15 +97,15 @@ do {
             try await container.usePostgresStore(configuration)
         default: try container.useFileStore(at: URL(fileURLWithPath: arguments[2]))
         }
-        let oauth = OAuth2RefreshTokenRefresher(tokenEndpoint: base.appending(path: "auth/refresh"), clientID: "worker", transport: transport)
-        let pause = ProcessInfo.processInfo.environment["AUTHKIT_WORKER_RENEWAL_PAUSE_MS"].flatMap(Int.init)
-        let refresher: any TokenRefresher = pause.map { milliseconds in
-            ClosureTokenRefresher { tokens in
-                say("renewing \(getpid())")
-                try await Task.sleep(for: .milliseconds(milliseconds))
-                return try await oauth.refresh(tokens)
-            }
-        } ?? oauth
+        let oauth = OAuth2RefreshTokenRefresher(
+            tokenEndpoint: base.appending(path: environment["AUTHKIT_WORKER_TOKEN_PATH"] ?? "auth/refresh"),
+            clientID: environment["AUTHKIT_WORKER_CLIENT_ID"] ?? "worker", transport: transport)
+        let refresher = ClosureTokenRefresher { tokens in
+            try await pauseIfAsked(at: "before")
+            let renewed = try await oauth.refresh(tokens)
+            try await pauseIfAsked(at: "after")
+            return renewed
+        }
         let strategy = BearerStrategy(allowedHosts: AllowedHosts(origin: base), refresher: refresher)
         let client = container.makeClient(for: AccountKey(namespace: arguments[4], account: arguments[5]), strategy: strategy)
         switch arguments[6] {
@@ -96,6 +121,11 @@ do {
             for await command in commands() {
                 if command == "quit" { break }
                 if command.hasPrefix("go "), let count = Int(command.dropFirst(3)) { say(await burst(client, count)) }
+                let words = command.split(separator: " ")
+                if words.first == "pause" {
+                    let milliseconds = words.count == 3 ? Int(words[2]) : nil
+                    pause.withLock { $0 = milliseconds.map { (String(words[1]), .milliseconds($0)) } }
+                }
             }
             return "bye"
         default:

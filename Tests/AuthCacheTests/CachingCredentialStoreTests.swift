@@ -36,6 +36,23 @@ import Testing
         #expect(try await processA.get(Self.key)?.payload == Data("signed-in-by-b".utf8))
     }
 
+    /// Issue 50: a renewal takes its lease with a fenced write and then reads the credential
+    /// again; that read must come from the backing store (another process may have just written
+    /// its renewal), not from a copy cached a moment before.
+    @Test func aFencedWriteOfAnyItemDropsTheAccountsCachedRecords() async throws {
+        let clock = ManualClock()
+        let backing = InMemoryCredentialStore()
+        let processA = CachingCredentialStore(backing, lifetime: .seconds(2), clock: clock)
+        let processB = CachingCredentialStore(backing, lifetime: .seconds(2), clock: clock)
+        try await processA.put(Self.envelope("v1"), for: Self.key)
+        _ = try await processA.get(Self.key)
+        try await processB.put(Self.envelope("renewed-by-b"), for: Self.key)
+        #expect(try await processA.get(Self.key)?.payload == Data("v1".utf8))  // still cached
+        let lease = Self.key.accountKey.item("renewal-lease")
+        #expect(try await processA.replace(lease, ifCurrent: nil, with: Self.envelope("lease")))
+        #expect(try await processA.get(Self.key)?.payload == Data("renewed-by-b".utf8))
+    }
+
     @Test func seesAnotherProcessWriteOnceItsLifetimeHasPassed() async throws {
         // Two caches over one backing store stand for two processes sharing a store on disk.
         let clock = ManualClock()

@@ -28,7 +28,8 @@ extension PostgresSuites {
         @Test func aKilledLockHolderIsReplacedWithoutADoubleRenewal() async throws {
             try await withFleet(expiries: 3, renewalPause: .milliseconds(1_500)) { fleet, server, expiry in
                 let killed = Mutex<Int?>(nil)
-                let results = await fleet.burst(50) { index in
+                let results = await fleet.burst(50) { index, line in
+                    guard line.hasPrefix("renewing") else { return }
                     let first = killed.withLock { victim in
                         defer { if victim == nil { victim = index } }
                         return victim == nil

@@ -85,7 +85,10 @@ public final class CachingCredentialStore<Inner: CredentialStore>: CredentialSto
     /// inner store does it; the cache is never the judge) and forgets the cached record.
     public func replace(_ key: CredentialKey, ifCurrent expected: Envelope?, with envelope: Envelope?) async throws -> Bool {
         var replaced = false
-        try await write(keeping: [:]) { replaced = try await self.inner.replace(key, ifCurrent: expected, with: envelope) } drop: { $0 == key }
+        // Every record of the account is dropped, not only this one: a fenced write is how a
+        // renewal takes its lease, and what it reads next must come from the store (the
+        // credential another process may have written), not from memory.
+        try await write(keeping: [:]) { replaced = try await self.inner.replace(key, ifCurrent: expected, with: envelope) } drop: { $0.accountKey == key.accountKey }
         return replaced
     }
 

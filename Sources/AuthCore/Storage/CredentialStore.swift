@@ -34,7 +34,9 @@ public protocol CredentialStore: Sendable {
     ///
     /// This is how a renewal is fenced: it replaces the record it renewed from, and a sign-in or
     /// sign-out that changed the record meanwhile (in any process) makes the write fail instead
-    /// of being undone.
+    /// of being undone. It is also how a renewal takes its lease (``RenewalPolicy/leaseTerm``):
+    /// once it returns, reads of *any* record of the account come from the store as it is then,
+    /// so a store that keeps records in memory drops the account's.
     func replace(_ key: CredentialKey, ifCurrent expected: Envelope?, with envelope: Envelope?) async throws -> Bool
 }
 
