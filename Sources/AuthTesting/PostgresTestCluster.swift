@@ -4,7 +4,8 @@ import Glibc
 #endif
 
 /// A private PostgreSQL cluster for one test: `initdb` into a temporary folder, a free port on
-/// 127.0.0.1, trust authentication for the user `authkit`, stopped and removed at the end. As
+/// 127.0.0.1 and ::1, a Unix socket in ``directory``, trust authentication for the user `authkit`
+/// (a superuser), stopped and removed at the end. As
 /// root it runs as the unprivileged `postgres` user, as PostgreSQL requires. It needs Debian's
 /// `postgresql` package, which `scripts/test` installs when it is missing.
 ///
@@ -14,6 +15,12 @@ import Glibc
 ///     await store.close()
 /// }
 /// ```
+///
+/// Faults on demand, for tests of what a client does when the database goes away: ``pause()`` and
+/// ``resume()`` (an outage), ``restart()``, ``freeze()`` and ``thaw()`` (a network cut: the server
+/// stops answering without closing anything), ``setReadOnly(_:)`` (a failover to a standby),
+/// ``terminateBackends()``; and roles with a password or fewer privileges (``createRole(_:password:)``,
+/// ``grantReadOnly(to:schema:)``, ``requirePassword(for:)``), TLS (``enableTLS()``).
 public final class PostgresTestCluster: @unchecked Sendable {
     /// The folder that holds the cluster's data, socket and log.
     public let directory: URL
@@ -56,15 +63,145 @@ public final class PostgresTestCluster: @unchecked Sendable {
     /// Starts the server (again, after ``pause()``), on the cluster's port; `fsync` off, as a
     /// test's data need not survive a machine crash.
     public func resume() throws {
-        let options = "-p \(port) -k \(directory.path) -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200"
-        try Self.run(try Self.binDirectory() + "/pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-o", options, "-l", directory.appendingPathComponent("log").path, "-w", "-t", "60", "start"], asPostgres: true)
+        try Self.run(try Self.binDirectory() + "/pg_ctl", ["-D", dataPath, "-o", serverOptions, "-l", directory.appendingPathComponent("log").path, "-w", "-t", "60", "start"], asPostgres: true)
     }
+
+    /// Restarts the server (`pg_ctl restart -m fast`: open sessions are ended, and with them their
+    /// advisory locks), keeping its data and port.
+    public func restart() throws {
+        try Self.run(try Self.binDirectory() + "/pg_ctl", ["-D", dataPath, "-o", serverOptions, "-l", directory.appendingPathComponent("log").path, "-m", "fast", "-w", "-t", "60", "restart"], asPostgres: true)
+    }
+
+    /// The server's options: the port, the socket directory, both loopback addresses (the server
+    /// goes on without ::1 on a machine that has none), `fsync` off.
+    private var serverOptions: String {
+        "-p \(port) -k \(directory.path) -c listen_addresses=127.0.0.1,::1 -c fsync=off -c full_page_writes=off -c max_connections=200"
+    }
+
+    private var dataPath: String { directory.appendingPathComponent("data").path }
 
     /// Runs `body` with a fresh cluster, stopping it afterwards.
     public static func withCluster<T>(isolation: isolated (any Actor)? = #isolation, _ body: (PostgresTestCluster) async throws -> T) async throws -> T {
         let cluster = try start()
         defer { cluster.stop() }
         return try await body(cluster)
+    }
+
+    // MARK: Faults
+
+    /// Stops every process of the server (SIGSTOP): connections stay open and new ones are
+    /// accepted by the kernel, but nothing answers, as when the network is cut. ``thaw()`` ends it.
+    public func freeze() throws {
+        for pid in try serverProcesses() { kill(pid, SIGSTOP) }
+    }
+
+    /// Lets the processes ``freeze()`` stopped go on (SIGCONT).
+    public func thaw() throws {
+        for pid in try serverProcesses().reversed() { kill(pid, SIGCONT) }
+    }
+
+    /// Switches the server to refusing writes, as a failover to a hot standby does: new
+    /// transactions are read-only (`default_transaction_read_only`, SQLSTATE 25006 on a write),
+    /// and with `on` every other session is ended (``terminateBackends()``). `false` switches it
+    /// back.
+    public func setReadOnly(_ on: Bool) throws {
+        try execute(["SET default_transaction_read_only = off", "ALTER SYSTEM SET default_transaction_read_only = \(on ? "on" : "off")", "SELECT pg_reload_conf()"])
+        if on { try terminateBackends() }
+    }
+
+    /// Ends every client session but the caller's (`pg_terminate_backend`): their connections
+    /// close, and their transactions and advisory locks end with them.
+    public func terminateBackends() throws {
+        try execute(["SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND backend_type = 'client backend'"])
+    }
+
+    /// Runs SQL statements as the superuser `authkit` with `psql`, each on its own (none in a
+    /// transaction block) in one session, stopping at the first error.
+    public func execute(_ statements: [String], database: String = "postgres") throws {
+        let arguments = ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", directory.path, "-p", "\(port)", "-U", "authkit", "-d", database] + statements.flatMap { ["-c", $0] }
+        try Self.run(try Self.binDirectory() + "/psql", arguments)
+    }
+
+    /// The postmaster (the first line of `data/postmaster.pid`) and every process descending from
+    /// it, parents first.
+    private func serverProcesses() throws -> [pid_t] {
+        let pidFile = try String(contentsOfFile: dataPath + "/postmaster.pid", encoding: .utf8)
+        guard let first = pidFile.split(separator: "\n").first, let postmaster = pid_t(first.trimmingCharacters(in: .whitespaces)) else {
+            throw ClusterError("the server is not running (no pid in postmaster.pid)")
+        }
+        var children: [pid_t: [pid_t]] = [:]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8) else { continue }
+            // `pid (comm) state ppid …`; comm may hold spaces and parentheses: read after the last ')'.
+            guard let close = stat.lastIndex(of: ")") else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 1, let parent = pid_t(fields[1]) else { continue }
+            children[parent, default: []].append(pid)
+        }
+        var all = [postmaster]
+        var index = 0
+        while index < all.count {
+            all += children[all[index]] ?? []
+            index += 1
+        }
+        return all
+    }
+
+    // MARK: Roles
+
+    /// Creates a role that may log in (with `password`, once ``requirePassword(for:)`` asks for
+    /// one) and has only what every role has: it may connect, and create nothing in `public`.
+    public func createRole(_ name: String, password: String? = nil) throws {
+        let passwordClause = password.map { " PASSWORD '\($0.replacingOccurrences(of: "'", with: "''"))'" } ?? ""
+        try execute(["CREATE ROLE \"\(name)\" LOGIN\(passwordClause)"])
+    }
+
+    /// Lets `role` read the tables of `schema` (`USAGE` on it, `SELECT` on its tables), and nothing
+    /// else: the shape of a read-only role.
+    public func grantReadOnly(to role: String, schema: String = "public") throws {
+        try execute(["GRANT USAGE ON SCHEMA \"\(schema)\" TO \"\(role)\"", "GRANT SELECT ON ALL TABLES IN SCHEMA \"\(schema)\" TO \"\(role)\""])
+    }
+
+    /// Makes `role` authenticate with its password (SCRAM-SHA-256) over TCP and the socket: a line
+    /// for it before the `trust` lines of `pg_hba.conf`, then a reload.
+    public func requirePassword(for role: String) throws {
+        let path = dataPath + "/pg_hba.conf"
+        let current = try String(contentsOfFile: path, encoding: .utf8)
+        let lines = "local all \(role) scram-sha-256\nhost all \(role) 0.0.0.0/0 scram-sha-256\nhost all \(role) ::/0 scram-sha-256\n"
+        try (lines + current).write(toFile: path, atomically: false, encoding: .utf8)
+        try execute(["SELECT pg_reload_conf()"])
+    }
+
+    // MARK: TLS
+
+    /// Turns TLS on, with a certificate for `localhost`, 127.0.0.1 and ::1 issued by a certificate
+    /// authority of this cluster's own (made with the `openssl` command), and returns the
+    /// authority's certificate (PEM), for a client's `sslrootcert`. Plain connections still work.
+    @discardableResult
+    public func enableTLS() throws -> URL {
+        let folder = directory.appendingPathComponent("tls")
+        let authority = try Self.makeCertificateAuthority(in: folder)
+        let key = folder.appendingPathComponent("server.key").path
+        let request = folder.appendingPathComponent("server.csr").path
+        let certificate = folder.appendingPathComponent("server.pem").path
+        let extensions = folder.appendingPathComponent("server.ext").path
+        try "subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1\n".write(toFile: extensions, atomically: false, encoding: .utf8)
+        try Self.run("/usr/bin/openssl", ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", request, "-subj", "/CN=localhost"])
+        try Self.run("/usr/bin/openssl", ["x509", "-req", "-in", request, "-CA", authority.path, "-CAkey", folder.appendingPathComponent("ca.key").path, "-CAcreateserial", "-out", certificate, "-days", "2", "-extfile", extensions])
+        if getuid() == 0 { try Self.run("/bin/chown", ["-R", "postgres:postgres", folder.path]) }
+        chmod(key, 0o600)
+        try execute(["ALTER SYSTEM SET ssl_cert_file = '\(certificate)'", "ALTER SYSTEM SET ssl_key_file = '\(key)'", "ALTER SYSTEM SET ssl = on", "SELECT pg_reload_conf()"])
+        return authority
+    }
+
+    /// Makes a self-signed certificate authority in `folder` (`ca.pem`, `ca.key`) and returns its
+    /// certificate; another one than a cluster's, to show that a server is refused when its
+    /// certificate was not issued by the authority a client trusts.
+    public static func makeCertificateAuthority(in folder: URL) throws -> URL {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let certificate = folder.appendingPathComponent("ca.pem")
+        try run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", folder.appendingPathComponent("ca.key").path, "-out", certificate.path, "-days", "2", "-subj", "/CN=AuthKit test CA \(UUID().uuidString)"])
+        return certificate
     }
 
     static func binDirectory() throws -> String {
