@@ -84,8 +84,8 @@ extension PostgresSuites {
                 try await b.delete(key)
                 #expect(try await b.get(key) == nil)  // its own write, at once
                 #expect(await eventually { (try? await a.get(key)) == .some(nil) })
-                // A name too long for a notification still reaches the other instance (as "anything may have changed").
-                let long = AccountKey(namespace: String(repeating: "n", count: 3_000), account: String(repeating: "é", count: 1_000)).item("credential")
+                // The longest names the store takes reach the other instance too.
+                let long = AccountKey(namespace: String(repeating: "n", count: PostgresCredentialStore.maximumNameBytes), account: String(repeating: "é", count: PostgresCredentialStore.maximumNameBytes / 2)).item("credential")
                 #expect(try await b.get(long) == nil)
                 try await a.put(first, for: long)
                 #expect(await eventually { (try? await b.get(long)) == first })

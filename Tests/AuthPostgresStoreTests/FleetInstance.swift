@@ -17,7 +17,7 @@ struct FleetInstance {
     static func make(_ cluster: PostgresTestCluster, server: AuthTestServer, transport: HTTPClientTransport, account: AccountKey, changeFeed: PostgresChangeFeedOptions? = .init(), operationTimeout: Duration = .seconds(10), credentialCache: Duration? = nil) async throws -> FleetInstance {
         let container = AuthContainer()
         container.useHTTPClient(transport)
-        let store = try await PostgresCredentialStore.open(configuration: PostgresSuites.PostgresCredentialStoreTests.configuration(cluster), lockTimeout: .seconds(5), operationTimeout: operationTimeout, changeFeed: changeFeed)
+        let store = try await PostgresCredentialStore.open(configuration: PostgresSuites.PostgresCredentialStoreTests.configuration(cluster), options: PostgresStoreOptions(lockTimeout: .seconds(5), operationTimeout: operationTimeout, changeFeed: changeFeed))
         container.override(CredentialStoreKey.self, with: store)
         if let credentialCache { container.useCredentialCache(lifetime: credentialCache) }
         let refresher = OAuth2RefreshTokenRefresher(tokenEndpoint: server.baseURL.appending(path: "auth/refresh"), clientID: "fleet", transport: transport)

@@ -40,7 +40,7 @@ extension PostgresSuites {
                 }
                 var migrations = 0
                 for try await count in try await stores[0].client.query("SELECT count(*) FROM authkit_schema_migrations").decode(Int.self) { migrations = count }
-                #expect(migrations == 2)
+                #expect(migrations == 3)
                 try await stores[0].client.query("INSERT INTO authkit_schema_migrations (id) VALUES (99)")
                 await #expect { try await PostgresCredentialStore.open(configuration: Self.configuration(cluster)) } throws: { ($0 as? CredentialStoreError)?.code == .incompatibleVersion }
                 for store in stores { await store.close() }
@@ -92,9 +92,9 @@ extension PostgresSuites {
         /// unavailable error (not "signed out"); it gets the lock as soon as it is released otherwise.
         @Test func theRefreshLockTimesOutAsUnavailableAndIsHandedOverAtOnce() async throws {
             try await PostgresTestCluster.withCluster { cluster in
-                let holder = try await PostgresCredentialStore.open(configuration: Self.configuration(cluster), changeFeed: nil)
-                let impatient = try await PostgresCredentialStore.open(configuration: Self.configuration(cluster), lockTimeout: .milliseconds(300), changeFeed: nil)
-                let patient = try await PostgresCredentialStore.open(configuration: Self.configuration(cluster), lockTimeout: .seconds(20), changeFeed: nil)
+                let holder = try await PostgresCredentialStore.open(configuration: Self.configuration(cluster), options: .init(changeFeed: nil))
+                let impatient = try await PostgresCredentialStore.open(configuration: Self.configuration(cluster), options: .init(lockTimeout: .milliseconds(300), changeFeed: nil))
+                let patient = try await PostgresCredentialStore.open(configuration: Self.configuration(cluster), options: .init(lockTimeout: .seconds(20), changeFeed: nil))
                 let account = AccountKey(namespace: "n", account: "a")
                 let (held, holding) = AsyncStream<Void>.makeStream()
                 let clock = ContinuousClock()

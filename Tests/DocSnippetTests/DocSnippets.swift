@@ -692,10 +692,18 @@ import Testing
         try await container.usePostgresStore(.init(host: "db.internal", username: "authkit", password: password, database: "auth", tls: .disable))
     }
 
-    /// Sources/AuthPostgresStore/Store/PostgresCredentialStore.swift:15
-    static func AuthPostgresStore_Store_PostgresCredentialStore_15() async throws {
+    /// Sources/AuthPostgresStore/Store/PostgresCredentialStore.swift:29
+    static func AuthPostgresStore_Store_PostgresCredentialStore_29() async throws {
         let store = try await PostgresCredentialStore.open(configuration: .init(host: "db.internal", username: "authkit", password: password, database: "auth", tls: .disable))
         container.override(CredentialStoreKey.self, with: store)
+    }
+
+    /// Sources/AuthPostgresStore/Store/PostgresStoreOptions.swift:7
+    static func AuthPostgresStore_Store_PostgresStoreOptions_7() async throws {
+        var options = PostgresStoreOptions()
+        options.schema = "billing"  // another deployment in the same database keeps `public`
+        options.operationTimeout = .seconds(5)
+        let store = try await PostgresCredentialStore.open(configuration: .init(host: "db.internal", username: "authkit", password: password, database: "auth", tls: .disable), options: options)
     }
 
     /// Sources/AuthSQLiteStore/Container/AuthContainer+SQLiteStore.swift:6
@@ -1021,8 +1029,8 @@ import Testing
         let ending = await writer.waitForExit()   // (.uncaughtSignal, SIGKILL)
     }
 
-    /// Sources/AuthTesting/PostgresTestCluster.swift:11
-    static func AuthTesting_PostgresTestCluster_11() async throws {
+    /// Sources/AuthTesting/PostgresTestCluster.swift:12
+    static func AuthTesting_PostgresTestCluster_12() async throws {
         try await PostgresTestCluster.withCluster { cluster in
             let store = try await PostgresCredentialStore.open(configuration: .init(host: "127.0.0.1", port: cluster.port, username: "authkit", password: nil, database: "postgres", tls: .disable))
             await store.close()

@@ -12,9 +12,8 @@ import Synchronization
 /// `CredentialChange.unknown` at once, every ``PostgresChangeFeedOptions/readThroughInterval``
 /// until it is back, and once more when it is (what changed meanwhile is not known).
 final class PostgresChangeFeed: Sendable {
-    /// The notification channel.
-    static let channel = "authkit_credentials"
-
+    /// The notification channel (``PostgresTables/channel``).
+    let channel: String
     let options: PostgresChangeFeedOptions
     private let state = Mutex(State())
     private let tasks = Mutex<[Task<Void, Never>]>([])
@@ -35,8 +34,9 @@ final class PostgresChangeFeed: Sendable {
         var pong = false
     }
 
-    init(options: PostgresChangeFeedOptions) {
+    init(options: PostgresChangeFeedOptions, channel: String) {
         self.options = options
+        self.channel = channel
     }
 
     /// Whether notifications are arriving.
@@ -69,7 +69,7 @@ final class PostgresChangeFeed: Sendable {
                 try await client.withConnection { connection in
                     self.state.withLock { $0.connection = connection }
                     do {
-                        try await connection.listen(on: Self.channel) { notifications in
+                        try await connection.listen(on: self.channel) { notifications in
                             self.connectionChanged(connected: true)
                             logger.debug("the change feed is listening")
                             for try await notification in notifications { self.received(notification.payload) }
@@ -117,7 +117,7 @@ final class PostgresChangeFeed: Sendable {
                 state.pong = false
             }
             // Sent in a task of its own: a pool that cannot connect must not hold the check up.
-            let sending = Task { _ = try? await client.query("SELECT pg_notify(\(Self.channel), \(ping))", logger: logger).collect() }
+            let sending = Task { _ = try? await client.query("SELECT pg_notify(\(self.channel), \(ping))", logger: logger).collect() }
             let deadline = ContinuousClock.now + options.heartbeatInterval
             while ContinuousClock.now < deadline, !state.withLock({ $0.pong }), !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(50))

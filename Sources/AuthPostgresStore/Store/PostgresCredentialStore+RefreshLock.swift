@@ -13,18 +13,32 @@ extension PostgresCredentialStore: RefreshLocking {
     /// off by a network partition keeps it until the server notices the dead connection: set the
     /// server's `tcp_keepalives_*` or `client_connection_check_interval` for that case.)
     ///
-    /// Waiting is bounded: for a connection by ``operationTimeout`` (the database unreachable), for
-    /// the lock by ``lockTimeout`` (PostgreSQL's `lock_timeout`, for this transaction only); then
-    /// the store is `.unavailable` (never "signed out"). The transaction is exempt from the server's
+    /// Every wait is bounded, also when the server stops answering (a network cut): for a
+    /// connection and for each statement of the transaction (`BEGIN`, its settings, `COMMIT`,
+    /// `ROLLBACK`) by ``operationTimeout``, for the lock by ``lockTimeout`` (PostgreSQL's
+    /// `lock_timeout`, for this transaction only) and, should the server not answer, by
+    /// ``lockTimeout`` plus ``operationTimeout`` on this side. A statement that does not end in
+    /// time closes its connection (the lock, if held, ends with the session); before `body` the
+    /// store is then `.unavailable` (never "signed out"). `body` itself is not cut short: it is
+    /// the renewal, with deadlines of its own. A `COMMIT` that fails or does not answer after it
+    /// is logged, and `body`'s result returned: the lock only spares waiting, and what `body`
+    /// wrote went through the pool. The transaction is exempt from the server's
     /// `idle_in_transaction_session_timeout` while `body` runs. What `body` throws passes as it
     /// is: a renewal's own errors are not the store's.
+    ///
+    /// A store opened ``PostgresStoreOptions/readOnly`` throws `.readOnly` at once: a renewal
+    /// could not store what it obtained.
     public func withRefreshLock<T: Sendable>(for account: AccountKey, _ body: @Sendable () async throws -> T) async throws -> T {
+        try Self.check(account)
+        try refuseWritesWhenReadOnly("renewing \(account)")
         // The names as bytes, each ended by NUL (which no text can hold): any name works, and no
         // two accounts share a lock.
         let name = Data("authkit-refresh".utf8 + [0] + account.namespace.utf8 + [0] + account.account.utf8)
         let timeout = "\(max(1, Int(lockTimeout.components.seconds * 1_000 + lockTimeout.components.attoseconds / 1_000_000_000_000_000)))ms"
         let leaseLimit = operationTimeout
         let leased = LeaseFlag()
+        let started = ContinuousClock.now
+        let connectFailures = connectFailures
         let outcome: Result<T, any Error>
         do {
             outcome = try await withoutActuallyEscaping(body) { body in
@@ -38,7 +52,7 @@ extension PostgresCredentialStore: RefreshLocking {
                     group.addTask {
                         try await Task.sleep(for: leaseLimit)
                         guard leased.value.load(ordering: .relaxed) else {
-                            throw CredentialStoreError.unavailable("the PostgreSQL store gave no connection within \(leaseLimit) while taking the refresh lock of \(account)")
+                            throw Self.storeError(timedOut: leaseLimit, while: "taking the refresh lock of \(account) (no connection)", lastConnectFailure: connectFailures?.failure(since: started))
                         }
                         return nil
                     }
@@ -54,21 +68,20 @@ extension PostgresCredentialStore: RefreshLocking {
         } catch where Self.sqlState(of: error) == "55P03" {
             throw CredentialStoreError.unavailable("another machine has held the refresh lock of \(account) for longer than \(lockTimeout)")
         } catch {
-            return try await Self.unavailableOnFailure("taking the refresh lock of \(account)") { throw error }
+            throw Self.storeError(for: error, while: "taking the refresh lock of \(account)")
         }
         return try outcome.get()  // the body's own error passes as it is
     }
 
     /// The transaction on `connection`: the lock, then `body`, then the commit. A failure of the
-    /// body comes back as the result; a failure of the lock or of the commit is thrown, after the
-    /// transaction was rolled back or the connection closed (a pooled connection never goes back
-    /// inside a transaction or holding the lock).
+    /// body comes back as the result; a failure of the lock is thrown, after the transaction was
+    /// rolled back or the connection closed (a pooled connection never goes back inside a
+    /// transaction or holding the lock). Each statement is bounded (``statement(_:on:within:)``).
     private func locked<T: Sendable>(_ connection: PostgresConnection, name: Data, timeout: String, account: AccountKey, _ body: @Sendable () async throws -> T) async throws -> Result<T, any Error> {
         do {
-            // Rows drained: a query returns when its columns are described, before it has run.
-            for try await _ in try await connection.query("BEGIN", logger: logger) {}
-            for try await _ in try await connection.query("SELECT set_config('lock_timeout', \(timeout), true), set_config('idle_in_transaction_session_timeout', '0', true)", logger: logger) {}
-            for try await _ in try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(encode(\(name), 'hex'), 0))", logger: logger) {}
+            try await statement("BEGIN", on: connection, within: operationTimeout)
+            try await statement("SELECT set_config('lock_timeout', \(timeout), true), set_config('idle_in_transaction_session_timeout', '0', true)", on: connection, within: operationTimeout)
+            try await statement("SELECT pg_advisory_xact_lock(hashtextextended(encode(\(name), 'hex'), 0))", on: connection, within: lockTimeout + operationTimeout)
         } catch {
             await end(connection, "ROLLBACK")
             throw error
@@ -88,23 +101,34 @@ extension PostgresCredentialStore: RefreshLocking {
         return result
     }
 
-    /// Ends the transaction; when that fails, closes the connection (its session, and the lock,
-    /// end with it). Returns whether the statement succeeded.
-    @discardableResult
-    private func end(_ connection: PostgresConnection, _ statement: PostgresQuery) async -> Bool {
+    /// Runs `query` on `connection` to its end (rows drained: a query returns when its columns are
+    /// described, before it has run), within `timeout`; past it, closes the connection and throws
+    /// `.unavailable`. A connection already closed (a statement that timed out before) fails at once.
+    private func statement(_ query: PostgresQuery, on connection: PostgresConnection, within timeout: Duration) async throws {
+        let logger = logger
         do {
-            for try await _ in try await connection.query(statement, logger: logger) {}
+            try await Deadline.run(within: timeout, {
+                for try await _ in try await connection.query(query, logger: logger) {}
+            }, expired: {
+                CredentialStoreError.unavailable("the PostgreSQL store did not answer within \(timeout) while taking or releasing a refresh lock")
+            })
+        } catch let error as CredentialStoreError {
+            try? await connection.close()
+            throw error
+        }
+    }
+
+    /// Ends the transaction, within ``operationTimeout``; when that fails, closes the connection
+    /// (its session, and the lock, end with it). Returns whether the statement succeeded.
+    @discardableResult
+    private func end(_ connection: PostgresConnection, _ query: PostgresQuery) async -> Bool {
+        do {
+            try await statement(query, on: connection, within: operationTimeout)
             return true
         } catch {
             try? await connection.close()
             return false
         }
-    }
-
-    /// The SQLSTATE of a server error, also inside a transaction's error.
-    static func sqlState(of error: any Error) -> String? {
-        let server = (error as? PSQLError) ?? ((error as? PostgresTransactionError)?.closureError as? PSQLError)
-        return server?.serverInfo?[.sqlState]
     }
 }
 

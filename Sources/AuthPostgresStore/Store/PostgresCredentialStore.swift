@@ -7,10 +7,24 @@ public import PostgresNIO
 /// (namespace, account, item) as in the SQLite store, sealed by the vault's cipher when one is
 /// configured, and renewal locked across machines (``withRefreshLock(for:_:)``).
 ///
-/// Failures are typed as for the other stores: the database unreachable, a lock that cannot be
-/// had in time, any error of the server is `CredentialStoreError.unavailable` (never "signed
-/// out"); a record that cannot be read back is `.corrupted`. No credential appears in an error:
-/// values go to the server as bound parameters and errors name only what failed.
+/// Failures are typed by cause (`CredentialStoreError`), so that a caller retries only what may
+/// pass:
+/// - `.unavailable`: the database unreachable (connection refused or lost), a call or a lock not
+///   done within ``PostgresStoreOptions/operationTimeout`` or ``PostgresStoreOptions/lockTimeout``,
+///   the server shutting down or out of connections. Never "signed out".
+/// - `.readOnly`: the server accepts no writes now (SQLSTATE 25006: a hot standby, a failover in
+///   progress), or the store was opened ``PostgresStoreOptions/readOnly``.
+/// - `.misconfigured`: authentication failed, a privilege, the database, the schema or a table
+///   missing (a store opened by ``open(configuration:options:logger:)`` also tells a wrong password
+///   apart from an outage while its pool cannot connect).
+/// - `.invalidArgument`: a name over ``maximumNameBytes`` (refused before any query), a value or
+///   an option the server or the store cannot take.
+/// - `.incompatibleVersion`: the schema was migrated by newer code; `.corrupted`: a record that
+///   cannot be read back.
+///
+/// No credential appears in an error: values go to the server as bound parameters, and errors
+/// name the operation and the server's SQLSTATE, never the server's message (which may quote a
+/// value).
 ///
 /// ```swift
 /// let store = try await PostgresCredentialStore.open(configuration: .init(host: "db.internal", username: "authkit", password: password, database: "auth", tls: .disable))
@@ -19,56 +33,89 @@ public import PostgresNIO
 public final class PostgresCredentialStore: CredentialStore, Sendable {
     /// The connection pool.
     public let client: PostgresClient
+    /// The options the store was opened with.
+    public let options: PostgresStoreOptions
     /// How long a renewal waits for another machine's refresh lock before it reports the store
-    /// unavailable.
-    public let lockTimeout: Duration
-    /// How long one read or write may take (the database unreachable: the pool waits for a
-    /// connection it cannot make) before it reports the store unavailable.
-    public let operationTimeout: Duration
+    /// unavailable (``PostgresStoreOptions/lockTimeout``).
+    public var lockTimeout: Duration { options.lockTimeout }
+    /// How long one read or write may take before it reports the store unavailable
+    /// (``PostgresStoreOptions/operationTimeout``).
+    public var operationTimeout: Duration { options.operationTimeout }
     let logger: Logger
+    /// Where the tables live.
+    let tables: PostgresTables
     private let runner: Task<Void, Never>?
+    /// Why the pool last failed to connect, for a store made by `open`.
+    let connectFailures: ConnectFailureLog?
     /// The change feed, when the store follows one.
     let feed: PostgresChangeFeed?
 
     /// A store over a client the caller runs (`client.run()` in a task of theirs); migrates the
-    /// schema first, then follows the change feed (one of the pool's connections) unless
-    /// `changeFeed` is nil.
-    public convenience init(client: PostgresClient, lockTimeout: Duration = .seconds(30), operationTimeout: Duration = .seconds(10), changeFeed: PostgresChangeFeedOptions? = .init(), logger: Logger = Logger(label: "AuthPostgresStore")) async throws {
-        self.init(client: client, runner: nil, lockTimeout: lockTimeout, operationTimeout: operationTimeout, changeFeed: changeFeed, logger: logger)
+    /// schema first (or, ``PostgresStoreOptions/readOnly``, checks it), then follows the change
+    /// feed (one of the pool's connections) unless ``PostgresStoreOptions/changeFeed`` is nil.
+    /// ``PostgresStoreOptions/poolSize`` does not apply: the client's configuration decides.
+    /// - Throws: `CredentialStoreError`: `.invalidArgument` for options no store can honour, and
+    ///   what opening meets (see ``open(configuration:options:logger:)``).
+    public convenience init(client: PostgresClient, options: PostgresStoreOptions = .init(), logger: Logger = Logger(label: "AuthPostgresStore")) async throws {
+        try options.validate()
+        self.init(client: client, runner: nil, options: options, connectFailures: nil, logger: logger)
         try await start()
     }
 
-    private init(client: PostgresClient, runner: Task<Void, Never>?, lockTimeout: Duration, operationTimeout: Duration, changeFeed: PostgresChangeFeedOptions?, logger: Logger) {
+    private init(client: PostgresClient, runner: Task<Void, Never>?, options: PostgresStoreOptions, connectFailures: ConnectFailureLog?, logger: Logger) {
         self.client = client
         self.runner = runner
-        self.lockTimeout = lockTimeout
-        self.operationTimeout = operationTimeout
-        self.feed = changeFeed.map(PostgresChangeFeed.init(options:))
+        self.options = options
+        self.connectFailures = connectFailures
+        self.tables = PostgresTables(schema: options.schema)
+        self.feed = options.changeFeed.map { PostgresChangeFeed(options: $0, channel: PostgresTables(schema: options.schema).channel) }
         self.logger = logger
     }
 
-    /// A store with a pool of its own, run until ``close()``; migrates the schema first, then
-    /// follows the change feed (one of the pool's connections) unless `changeFeed` is nil.
-    public static func open(configuration: PostgresClient.Configuration, lockTimeout: Duration = .seconds(30), operationTimeout: Duration = .seconds(10), changeFeed: PostgresChangeFeedOptions? = .init(), logger: Logger = Logger(label: "AuthPostgresStore")) async throws -> PostgresCredentialStore {
-        let client = PostgresClient(configuration: configuration)
+    /// A store with a pool of its own, run until ``close()``; migrates the schema first (or,
+    /// ``PostgresStoreOptions/readOnly``, checks it), then follows the change feed (one of the
+    /// pool's connections) unless ``PostgresStoreOptions/changeFeed`` is nil.
+    ///
+    /// - Parameters:
+    ///   - configuration: Where the database is and how to connect
+    ///     (``configuration(url:)`` reads a `postgres://` URL).
+    ///   - options: Timeouts, change feed, pool size, schema, read-only.
+    ///   - logger: Where the store logs (never a credential).
+    /// - Throws: `CredentialStoreError`: `.invalidArgument` for options no store can honour;
+    ///   `.misconfigured` when the server refuses the role (a wrong password, a missing privilege
+    ///   or database) or, read-only, the schema holds no migrated store; `.incompatibleVersion`
+    ///   when newer code migrated the schema; `.readOnly` when migrating on a server that accepts
+    ///   no writes; `.unavailable` when the database does not answer within
+    ///   ``PostgresStoreOptions/operationTimeout``.
+    public static func open(configuration: PostgresClient.Configuration, options: PostgresStoreOptions = .init(), logger: Logger = Logger(label: "AuthPostgresStore")) async throws -> PostgresCredentialStore {
+        try options.validate()
+        var configuration = configuration
+        if let poolSize = options.poolSize { configuration.options.maximumConnections = poolSize }
+        let connectFailures = ConnectFailureLog()
+        let client = PostgresClient(configuration: configuration, backgroundLogger: connectFailures.logger)
         let runner = Task { await client.run() }
-        let store = PostgresCredentialStore(client: client, runner: runner, lockTimeout: lockTimeout, operationTimeout: operationTimeout, changeFeed: changeFeed, logger: logger)
+        let store = PostgresCredentialStore(client: client, runner: runner, options: options, connectFailures: connectFailures, logger: logger)
         do {
             try await store.start()
         } catch {
             runner.cancel()
+            await runner.value
             throw error
         }
         return store
     }
 
     private func start() async throws {
-        try await Self.unavailableOnFailure("migrating the schema") { try await PostgresSchema.migrate(client, logger: logger) }
+        if options.readOnly {
+            try await timed("checking the schema") { [self] in try await PostgresSchema.verify(client, tables: tables, logger: logger) }
+        } else {
+            try await timed("migrating the schema") { [self] in try await PostgresSchema.migrate(client, tables: tables, logger: logger) }
+        }
         feed?.start(client: client, logger: logger)
     }
 
     /// Stops the change feed, and closes the pool of a store made by
-    /// ``open(configuration:lockTimeout:operationTimeout:changeFeed:logger:)``.
+    /// ``open(configuration:options:logger:)``.
     public func close() async {
         feed?.stop()
         runner?.cancel()
@@ -83,6 +130,7 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
     /// The record at `key`: from memory while the change feed vouches that it has not changed
     /// since it was read, else from the database.
     public func get(_ key: CredentialKey) async throws -> Envelope? {
+        try Self.check(key)
         guard let feed else { return try await read(key) }
         if let cached = feed.cached(key) { return cached }
         let epoch = feed.epoch
@@ -93,68 +141,80 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
 
     /// The record at `key`, read from the database.
     func read(_ key: CredentialKey) async throws -> Envelope? {
-        try await timed("reading \(key)") { [self] in
+        try Self.check(key)
+        return try await timed("reading \(key)") { [self] in
             let rows = try await client.query(
-                "SELECT format_version, kind, payload, updated_at, expires_at FROM authkit_credentials WHERE namespace = \(Self.bytes(key.namespace)) AND account = \(Self.bytes(key.account)) AND item = \(Self.bytes(key.item))",
+                "SELECT format_version, kind, payload, updated_at, expires_at FROM \(unescaped: tables.credentials) WHERE namespace = \(Self.bytes(key.namespace)) AND account = \(Self.bytes(key.account)) AND item = \(Self.bytes(key.item))",
                 logger: logger)
             return try await Self.envelope(in: rows)
         }
     }
 
     public func put(_ envelope: Envelope, for key: CredentialKey) async throws {
+        try Self.check(key)
+        try refuseWritesWhenReadOnly("writing \(key)")
         defer { feed?.forget(key.accountKey) }  // even after a failure: the write may have committed
         _ = try await timed("writing \(key)") { [self] in
-            try await client.query(try Self.upsert(envelope, for: key), logger: logger)
+            try await client.query(try Self.upsert(envelope, for: key, into: tables), logger: logger)
         }
     }
 
     public func delete(_ key: CredentialKey) async throws {
+        try Self.check(key)
+        try refuseWritesWhenReadOnly("deleting \(key)")
         defer { feed?.forget(key.accountKey) }  // even after a failure: the write may have committed
         _ = try await timed("deleting \(key)") { [self] in
-            try await client.query("DELETE FROM authkit_credentials WHERE namespace = \(Self.bytes(key.namespace)) AND account = \(Self.bytes(key.account)) AND item = \(Self.bytes(key.item))", logger: logger)
+            try await client.query("DELETE FROM \(unescaped: tables.credentials) WHERE namespace = \(Self.bytes(key.namespace)) AND account = \(Self.bytes(key.account)) AND item = \(Self.bytes(key.item))", logger: logger)
         }
     }
 
     public func items(of account: AccountKey) async throws -> [String] {
-        try await strings("listing the items of \(account)", "SELECT item FROM authkit_credentials WHERE namespace = \(Self.bytes(account.namespace)) AND account = \(Self.bytes(account.account))")
+        try Self.check(account)
+        return try await strings("listing the items of \(account)", "SELECT item FROM \(unescaped: tables.credentials) WHERE namespace = \(Self.bytes(account.namespace)) AND account = \(Self.bytes(account.account))")
     }
 
     public func accounts(in namespace: String) async throws -> [String] {
-        try await strings("listing the accounts of \(namespace)", "SELECT DISTINCT account FROM authkit_credentials WHERE namespace = \(Self.bytes(namespace))")
+        try Self.check(namespace: namespace)
+        return try await strings("listing the accounts of \(namespace)", "SELECT DISTINCT account FROM \(unescaped: tables.credentials) WHERE namespace = \(Self.bytes(namespace))")
     }
 
     public func namespaces() async throws -> [String] {
-        try await strings("listing the namespaces", "SELECT DISTINCT namespace FROM authkit_credentials")
+        try await strings("listing the namespaces", "SELECT DISTINCT namespace FROM \(unescaped: tables.credentials)")
     }
 
     public func deleteAccount(_ account: AccountKey) async throws {
+        try Self.check(account)
+        try refuseWritesWhenReadOnly("deleting \(account)")
         defer { feed?.forget(account) }  // even after a failure: the write may have committed
         _ = try await timed("deleting \(account)") { [self] in
-            try await client.query("DELETE FROM authkit_credentials WHERE namespace = \(Self.bytes(account.namespace)) AND account = \(Self.bytes(account.account))", logger: logger)
+            try await client.query("DELETE FROM \(unescaped: tables.credentials) WHERE namespace = \(Self.bytes(account.namespace)) AND account = \(Self.bytes(account.account))", logger: logger)
         }
     }
 
     public func deleteAll() async throws {
+        try refuseWritesWhenReadOnly("deleting every record")
         defer { feed?.forgetAll() }  // even after a failure: the write may have committed
         _ = try await timed("deleting every record") { [self] in
-            try await client.query("DELETE FROM authkit_credentials", logger: logger)
+            try await client.query("DELETE FROM \(unescaped: tables.credentials)", logger: logger)
         }
     }
 
     /// Compares and writes in one transaction, the row locked (`SELECT … FOR UPDATE`), so that a
     /// renewal on one machine cannot undo a sign-in or sign-out made on another meanwhile.
     public func replace(_ key: CredentialKey, ifCurrent expected: Envelope?, with envelope: Envelope?) async throws -> Bool {
+        try Self.check(key)
+        try refuseWritesWhenReadOnly("replacing \(key)")
         defer { feed?.forget(key.accountKey) }
         return try await timed("replacing \(key)") { [self] in
             try await client.withTransaction(logger: logger) { connection in
                 let rows = try await connection.query(
-                    "SELECT format_version, kind, payload, updated_at, expires_at FROM authkit_credentials WHERE namespace = \(Self.bytes(key.namespace)) AND account = \(Self.bytes(key.account)) AND item = \(Self.bytes(key.item)) FOR UPDATE",
+                    "SELECT format_version, kind, payload, updated_at, expires_at FROM \(unescaped: tables.credentials) WHERE namespace = \(Self.bytes(key.namespace)) AND account = \(Self.bytes(key.account)) AND item = \(Self.bytes(key.item)) FOR UPDATE",
                     logger: logger)
                 guard try await Self.envelope(in: rows) == expected else { return false }
                 if let envelope {
-                    try await connection.query(try Self.upsert(envelope, for: key), logger: logger)
+                    try await connection.query(try Self.upsert(envelope, for: key, into: tables), logger: logger)
                 } else {
-                    try await connection.query("DELETE FROM authkit_credentials WHERE namespace = \(Self.bytes(key.namespace)) AND account = \(Self.bytes(key.account)) AND item = \(Self.bytes(key.item))", logger: logger)
+                    try await connection.query("DELETE FROM \(unescaped: tables.credentials) WHERE namespace = \(Self.bytes(key.namespace)) AND account = \(Self.bytes(key.account)) AND item = \(Self.bytes(key.item))", logger: logger)
                 }
                 return true
             }
@@ -169,22 +229,31 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
         }
     }
 
-    /// ``unavailableOnFailure(_:_:)`` within ``operationTimeout``: at the deadline the caller gets
-    /// `.unavailable` at once, whether or not the operation ends when cancelled (a query on a
-    /// connection that stopped answering may not; it is left to end by itself).
+    /// ``classifyingFailures(_:_:)`` within ``operationTimeout``: at the deadline the caller gets
+    /// `.unavailable` at once (or `.misconfigured`, when the pool's last connection attempt was
+    /// refused for a reason that will not pass), whether or not the operation ends when cancelled
+    /// (a query on a connection that stopped answering may not; it is left to end by itself).
     func timed<T: Sendable>(_ what: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
         let timeout = operationTimeout
-        return try await Self.unavailableOnFailure(what) {
+        let started = ContinuousClock.now
+        let connectFailures = connectFailures
+        return try await Self.classifyingFailures(what) {
             try await Deadline.run(within: timeout, body) {
-                CredentialStoreError.unavailable("the PostgreSQL store did not answer within \(timeout) while \(what)")
+                Self.storeError(timedOut: timeout, while: what, lastConnectFailure: connectFailures?.failure(since: started))
             }
         }
     }
 
+    /// Throws `.readOnly` for a write to a store opened ``PostgresStoreOptions/readOnly``.
+    func refuseWritesWhenReadOnly(_ what: String) throws {
+        guard options.readOnly else { return }
+        throw CredentialStoreError.readOnly("the PostgreSQL store was opened read-only (PostgresStoreOptions.readOnly) and refuses \(what)")
+    }
+
     /// The statement that writes `envelope` at `key`, replacing what is there.
-    static func upsert(_ envelope: Envelope, for key: CredentialKey) throws -> PostgresQuery {
+    static func upsert(_ envelope: Envelope, for key: CredentialKey, into tables: PostgresTables) throws -> PostgresQuery {
         try """
-        INSERT INTO authkit_credentials (namespace, account, item, format_version, kind, payload, updated_at, expires_at)
+        INSERT INTO \(unescaped: tables.credentials) (namespace, account, item, format_version, kind, payload, updated_at, expires_at)
         VALUES (\(bytes(key.namespace)), \(bytes(key.account)), \(bytes(key.item)), \(envelope.formatVersion), \(envelope.kind), \(envelope.payload), \(envelope.updatedAt.timeIntervalSince1970), \(envelope.expiresAt?.timeIntervalSince1970))
         ON CONFLICT (namespace, account, item) DO UPDATE SET format_version = EXCLUDED.format_version, kind = EXCLUDED.kind,
             payload = EXCLUDED.payload, updated_at = EXCLUDED.updated_at, expires_at = EXCLUDED.expires_at
@@ -202,27 +271,4 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
 
     /// A name as the bytes it is kept as.
     static func bytes(_ name: String) -> Data { Data(name.utf8) }
-
-    /// Runs `body`, turning what the database or the network throws into `.unavailable` (a
-    /// `CredentialStoreError` passes as it is). The message names the operation and the server's
-    /// SQLSTATE, never a value.
-    static func unavailableOnFailure<T>(_ what: String, _ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let error as CredentialStoreError {
-            throw error
-        } catch let error as PostgresTransactionError {
-            if let inner = error.closureError as? CredentialStoreError { throw inner }
-            if error.closureError is CancellationError { throw CancellationError() }
-            let state = sqlState(of: error).map { " (SQLSTATE \($0))" } ?? ""
-            throw CredentialStoreError.unavailable("the PostgreSQL store failed while \(what): the transaction did not complete\(state)", underlying: nil)
-        } catch let error as PSQLError {
-            let state = sqlState(of: error).map { " (SQLSTATE \($0))" } ?? ""
-            throw CredentialStoreError.unavailable("the PostgreSQL store failed while \(what): \(error.code)\(state)", underlying: nil)
-        } catch is CancellationError {
-            throw CancellationError()
-        } catch {
-            throw CredentialStoreError.unavailable("the PostgreSQL store failed while \(what): \(type(of: error))", underlying: nil)
-        }
-    }
 }

@@ -1,0 +1,134 @@
+import AuthCore
+import AuthPostgresStore
+import AuthTesting
+import Foundation
+import PostgresNIO
+import Testing
+
+extension PostgresSuites {
+    /// The server restarted or frozen (every process stopped: a network cut) under a running
+    /// store: every call ends within its configured bounds, typed `.unavailable`, and the same
+    /// store serves again once the server is back. Durations are checked against the configured
+    /// timeouts with a generous margin (a loaded 2-core machine), only to tell a bound from a hang.
+    @Suite(.serialized, .timeLimit(.minutes(4)))
+    struct FaultTests {
+        static let operationTimeout = Duration.seconds(2)
+        static let lockTimeout = Duration.seconds(3)
+        static let margin = Duration.seconds(5)
+        static let record = TypedErrorTests.record
+        static let key = TypedErrorTests.key
+
+        static func open(_ cluster: PostgresTestCluster) async throws -> PostgresCredentialStore {
+            try await PostgresCredentialStore.open(configuration: TypedErrorTests.configuration(cluster), options: .init(lockTimeout: lockTimeout, operationTimeout: operationTimeout, changeFeed: nil))
+        }
+
+        /// The time `body` takes and the store error it throws.
+        static func timed(_ body: () async throws -> Void) async -> (Duration, CredentialStoreError?) {
+            let clock = ContinuousClock()
+            let started = clock.now
+            let error = await TypedErrorTests.storeError(body)
+            return (clock.now - started, error)
+        }
+
+        /// A frozen server: `get`, `put` and `withRefreshLock` on connections the pool holds (which
+        /// the server no longer answers) and on new ones each end `.unavailable` within their
+        /// bounds; the lock's body never runs. Thawed, the same store serves again.
+        @Test func aFrozenServerIsUnavailableWithinTheTimeouts() async throws {
+            try await PostgresTestCluster.withCluster { cluster in
+                let store = try await Self.open(cluster)
+                try await store.put(Self.record, for: Self.key)
+                // Several connections in the pool, idle and open, as a running service has.
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for index in 0..<4 {
+                        group.addTask { _ = try await store.withRefreshLock(for: AccountKey(namespace: "n", account: "warm-\(index)")) { try await store.get(Self.key) } }
+                    }
+                    try await group.waitForAll()
+                }
+                try cluster.freeze()
+                defer { try? cluster.thaw() }
+                let ran = ManagedFlag()
+                let (lockTook, lockError) = await Self.timed { try await store.withRefreshLock(for: Self.key.accountKey) { ran.set() } }
+                #expect(lockError?.code == .unavailable, "\(String(describing: lockError))")
+                #expect(lockTook < Self.lockTimeout + Self.operationTimeout + Self.margin, "withRefreshLock took \(lockTook)")
+                #expect(!ran.value, "the renewal ran without the lock")
+                let (getTook, getError) = await Self.timed { _ = try await store.get(Self.key) }
+                #expect(getError?.code == .unavailable, "\(String(describing: getError))")
+                #expect(getTook < Self.operationTimeout + Self.margin, "get took \(getTook)")
+                let (putTook, putError) = await Self.timed { try await store.put(Self.record, for: Self.key) }
+                #expect(putError?.code == .unavailable, "\(String(describing: putError))")
+                #expect(putTook < Self.operationTimeout + Self.margin, "put took \(putTook)")
+                // Calls at once from many requests are each bounded too.
+                let many = await withTaskGroup(of: (Duration, CredentialStoreError?).self) { group in
+                    for index in 0..<8 {
+                        group.addTask { await Self.timed { try await store.withRefreshLock(for: AccountKey(namespace: "n", account: "many-\(index)")) {} } }
+                    }
+                    return await group.reduce(into: [(Duration, CredentialStoreError?)]()) { $0.append($1) }
+                }
+                for (took, error) in many {
+                    #expect(error?.code == .unavailable && took < Self.lockTimeout + Self.operationTimeout + Self.margin, "\(took) \(String(describing: error))")
+                }
+
+                try cluster.thaw()
+                #expect(await eventually(within: .seconds(30)) { (try? await store.get(Self.key)) == Self.record })
+                #expect(await eventually(within: .seconds(30)) { (try? await store.withRefreshLock(for: Self.key.accountKey) { true }) == true })
+                await store.close()
+            }
+        }
+
+        /// The server frozen while the lock's body runs (a network cut mid-renewal): the body is not
+        /// cut short, its result (or its own error, as it is) comes back once `COMMIT` has had its
+        /// operation timeout, rather than when TCP gives up.
+        @Test func aServerFrozenDuringTheLockedBodyDoesNotHoldItsResult() async throws {
+            try await PostgresTestCluster.withCluster { cluster in
+                let store = try await Self.open(cluster)
+                let clock = ContinuousClock()
+                let started = clock.now
+                let value = try await store.withRefreshLock(for: Self.key.accountKey) {
+                    try cluster.freeze()
+                    try await Task.sleep(for: .milliseconds(500))  // the body goes on, unhurried
+                    return 42
+                }
+                let took = clock.now - started
+                try cluster.thaw()
+                #expect(value == 42)
+                #expect(took < .milliseconds(500) + Self.operationTimeout + Self.margin, "withRefreshLock took \(took)")
+
+                struct RenewalFailed: Error, Equatable {}
+                let failedAt = clock.now
+                await #expect(throws: RenewalFailed.self) {
+                    try await store.withRefreshLock(for: Self.key.accountKey) {
+                        try cluster.freeze()
+                        throw RenewalFailed()
+                    }
+                }
+                #expect(clock.now - failedAt < Self.operationTimeout + Self.margin)
+                try cluster.thaw()
+                #expect(await eventually(within: .seconds(30)) { (try? await store.withRefreshLock(for: Self.key.accountKey) { true }) == true })
+                await store.close()
+            }
+        }
+
+        /// `pg_ctl restart -m fast` under a running store (with its change feed), also while it
+        /// holds a refresh lock: the holder's body finishes with its result; afterwards the same
+        /// store reads, writes, locks and follows changes again, and nothing stored is lost.
+        @Test func afterARestartTheSameStoreServesAgain() async throws {
+            try await PostgresTestCluster.withCluster { cluster in
+                let options = PostgresStoreOptions(lockTimeout: Self.lockTimeout, operationTimeout: Self.operationTimeout, changeFeed: .init(readThroughInterval: .seconds(1), retryInterval: .milliseconds(200)))
+                let store = try await PostgresCredentialStore.open(configuration: TypedErrorTests.configuration(cluster), options: options)
+                try await store.put(Self.record, for: Self.key)
+                #expect(await eventually { store.isChangeFeedConnected })
+                let value = try await store.withRefreshLock(for: Self.key.accountKey) {
+                    try cluster.restart()
+                    return "renewed"
+                }
+                #expect(value == "renewed")
+                #expect(await eventually(within: .seconds(30)) { (try? await store.get(Self.key)) == Self.record })
+                let changed = Envelope(kind: "bearer", payload: Data("after".utf8), updatedAt: Date(timeIntervalSince1970: 1_700_000_002))
+                #expect(await eventually(within: .seconds(30)) { (try? await store.put(changed, for: Self.key)) != nil })
+                #expect(try await store.withRefreshLock(for: Self.key.accountKey) { try await store.get(Self.key) } == changed)
+                #expect(await eventually(within: .seconds(30)) { store.isChangeFeedConnected })
+                await store.close()
+            }
+        }
+    }
+}
