@@ -69,7 +69,7 @@ public enum OAuth2ClientAuthentication: Sendable {
 ///
 /// Errors follow RFC 6749 §5.2: `invalid_grant` is ``ErrorCode/reauthenticationRequired``
 /// (the grant is dead: sign in again); `invalid_client`, `unauthorized_client`,
-/// `unsupported_grant_type` and `invalid_scope` are ``ErrorCode/misconfigured``; anything
+/// `unsupported_grant_type` and `invalid_scope` are `AuthError.Code.misconfigured`; anything
 /// else is ``ErrorCode/renewalFailed``. Each carries the ``OAuth2Error`` as its underlying
 /// error.
 ///

@@ -98,8 +98,7 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
         do {
             try await store.start()
         } catch {
-            runner.cancel()
-            await runner.value
+            runner.cancel()  // not awaited: a pool still connecting to a server that does not answer would hold the error up
             throw error
         }
         return store

@@ -37,7 +37,8 @@ public struct PostgresStoreOptions: Sendable {
     /// checks that the schema exists and is neither older nor newer than this code, every read is
     /// served, and every write (and ``PostgresCredentialStore/withRefreshLock(for:_:)``, whose
     /// renewal could not be stored) throws `CredentialStoreError.readOnly` without reaching the
-    /// server. Default false.
+    /// server. A hot standby in recovery refuses `LISTEN`: there, set ``changeFeed`` to nil (the
+    /// feed would keep trying, and `get` read through meanwhile). Default false.
     public var readOnly: Bool
 
     /// The longest ``schema`` name.
