@@ -60,7 +60,7 @@ extension PostgresCredentialStore {
     static func storeError(timedOut timeout: Duration, while what: String, lastConnectFailure failure: ConnectFailureLog.Failure?) -> CredentialStoreError {
         let prefix = "the PostgreSQL store did not answer within \(timeout) while \(what)"
         guard let failure else { return .unavailable(prefix) }
-        let cause = "\(prefix); the last connection attempt failed"
+        let cause = "the PostgreSQL store could not connect while \(what)"
         if let state = failure.sqlState { return storeError(sqlState: state, prefix: cause) }
         if failure.certificateRefused {
             return .misconfigured("\(cause): TLS refused the server's certificate (not issued by the trusted authority, sslrootcert, or not for this host name)")

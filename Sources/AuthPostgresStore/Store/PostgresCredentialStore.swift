@@ -105,12 +105,37 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
     }
 
     private func start() async throws {
-        if options.readOnly {
-            try await timed("checking the schema") { [self] in try await PostgresSchema.verify(client, tables: tables, logger: logger) }
-        } else {
-            try await timed("migrating the schema") { [self] in try await PostgresSchema.migrate(client, tables: tables, logger: logger) }
+        try await refusedAtOnce(options.readOnly ? "checking the schema" : "migrating the schema") { [self] in
+            if options.readOnly {
+                try await timed("checking the schema") { [self] in try await PostgresSchema.verify(client, tables: tables, logger: logger) }
+            } else {
+                try await timed("migrating the schema") { [self] in try await PostgresSchema.migrate(client, tables: tables, logger: logger) }
+            }
         }
         feed?.start(client: client, logger: logger)
+    }
+
+    /// Runs `body`, but throws as soon as the pool's connection attempts are refused for a reason
+    /// that will not pass (a wrong password, a missing database: `.misconfigured`), rather than at
+    /// the operation timeout; checked every 100 ms. Only for a store made by `open`, whose pool's
+    /// failures are known (``ConnectFailureLog``).
+    private func refusedAtOnce(_ what: String, _ body: @escaping @Sendable () async throws -> Void) async throws {
+        guard let connectFailures else { return try await body() }
+        let started = ContinuousClock.now
+        let timeout = operationTimeout
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                while true {
+                    try await Task.sleep(for: .milliseconds(100))
+                    guard let failure = connectFailures.failure(since: started) else { continue }
+                    let error = Self.storeError(timedOut: timeout, while: what, lastConnectFailure: failure)
+                    if error.code == .misconfigured { throw error }
+                }
+            }
+            defer { group.cancelAll() }
+            try await group.next()
+        }
     }
 
     /// Stops the change feed, and closes the pool of a store made by
