@@ -57,23 +57,36 @@ public final class WorkerFleet: Sendable {
         for index in live { workers[index].send(command) }
     }
 
+    /// Sends `command` to worker `index`.
+    public func send(_ command: String, to index: Int) {
+        workers[index].send(command)
+    }
+
     /// Sends `go <count>` to every live worker and collects their results (`ok 50`, `fail …`)
     /// for at most `limit`; a worker missing from the result did not finish in time (then the
-    /// fleet's ``lines`` have ended). Every other
-    /// line goes to `onLine` with the index of the worker that printed it (`renewing <pid>`…).
+    /// fleet's ``lines`` have ended). Every other line goes to `onLine` with the index of the
+    /// worker that printed it (`renewing <pid>`…).
     public func burst(_ count: Int, within limit: Duration = .seconds(120), onLine: @escaping @Sendable (Int, String) -> Void = { _, _ in }) async -> [Int: String] {
         send("go \(count)")
+        let results = await collect(within: limit, onLine: onLine) { [self] results in live.isSubset(of: results.keys) }
+        return results.compactMapValues(\.first)
+    }
+
+    /// Collects the workers' results (`ok …`, `fail …`, `error …`; each worker's in order) until
+    /// `done` says so or `limit` passes (then the fleet's ``lines`` have ended). Every other line
+    /// goes to `onLine`.
+    public func collect(within limit: Duration, onLine: @escaping @Sendable (Int, String) -> Void = { _, _ in }, until done: @escaping @Sendable ([Int: [String]]) -> Bool) async -> [Int: [String]] {
         let lines = self.lines
-        return await withTaskGroup(of: [Int: String]?.self) { group in
-            group.addTask { [self] in
-                var results: [Int: String] = [:]
+        return await withTaskGroup(of: [Int: [String]]?.self) { group in
+            group.addTask {
+                var results: [Int: [String]] = [:]
                 for await (index, line) in lines {
                     if line.hasPrefix("ok") || line.hasPrefix("fail") || line.hasPrefix("error") {
-                        results[index] = line
+                        results[index, default: []].append(line)
                     } else {
                         onLine(index, line)
                     }
-                    if live.isSubset(of: results.keys) { break }  // a worker killed meanwhile is not waited for
+                    if done(results) { break }
                 }
                 return results
             }

@@ -6,6 +6,8 @@
 //             `ok <successes>` and exits 0 when all succeeded.
 //   signin    signs the account in with the server's password flow (the account name is the user
 //             name, the password the test harness's); prints `signed-in`.
+//   adopt     signs the account in with the token response in AUTHKIT_WORKER_TOKEN_RESPONSE
+//             (obtained from another provider); prints `signed-in`.
 //   signout   signs the account out; prints `signed-out`.
 //   serve     keeps one session and reads commands on standard input: `go <count>` sends <count>
 //             concurrent requests and prints `ok <count>` or `fail <successes> <failures>`
@@ -32,7 +34,7 @@ import Synchronization
 
 let arguments = CommandLine.arguments
 guard arguments.count == 7, let base = URL(string: arguments[3]) else {
-    FileHandle.standardError.write(Data("usage: auth-store-worker <sqlite|file|postgres> <store path or URL> <server URL> <namespace> <account> <count|signin|signout|serve>\n".utf8))
+    FileHandle.standardError.write(Data("usage: auth-store-worker <sqlite|file|postgres> <store path or URL> <server URL> <namespace> <account> <count|signin|adopt|signout|serve>\n".utf8))
     exit(2)
 }
 
@@ -112,6 +114,11 @@ do {
         case "signin":
             let signIn = PasswordSignIn(loginURL: base.appending(path: "auth/login"), verifyURL: base.appending(path: "auth/mfa/verify"), transport: transport)
             try await client.signIn(try await signIn.signIn(username: arguments[5], password: "correct horse battery staple"))
+            return "signed-in"
+        case "adopt":
+            // Tokens obtained elsewhere (a provider's token response in AUTHKIT_WORKER_TOKEN_RESPONSE).
+            let response = Data((environment["AUTHKIT_WORKER_TOKEN_RESPONSE"] ?? "").utf8)
+            try await client.signIn(try TokenResponse.parse(response).tokenSet(issuedAt: Date()))
             return "signed-in"
         case "signout":
             try await client.signOut()

@@ -267,7 +267,7 @@ final class FleetStore: CredentialStore {
         switch fault.withLock({ $0 }) {
         case .lockLost: return
         case .storeUnavailable: throw CredentialStoreError.unavailable("the store is restarting")
-        case .storeReadOnly: if writing { throw CredentialStoreError(code: .io, message: "the store is read-only") }
+        case .storeReadOnly: if writing { throw CredentialStoreError.readOnly("the store is read-only") }
         }
     }
 

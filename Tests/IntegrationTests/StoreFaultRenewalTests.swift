@@ -224,6 +224,36 @@ import Darwin
         }
     }
 
+    /// Issue 50: the SQLite store's refresh lock is a lease row that lapses when its holder cannot
+    /// extend it (here the database file is locked by another connection for twice the lease)
+    /// while the holder still waits for a slow token endpoint. Another process may then take the
+    /// lock; the renewal lease is what keeps it from presenting the same refresh token: one
+    /// renewal at the server, no reuse, both processes served.
+    @Test func aLapsedSQLiteLockLetsNobodyPresentTheSameRefreshToken() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("AuthKitLapsedLock-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("credentials.sqlite").path
+        let options = SQLiteStoreOptions(busyTimeout: .milliseconds(100), leaseDuration: .milliseconds(300), lockTimeout: .seconds(20))
+        try await Harness.run { h in
+            let first = try await h.signedInClient("alice", container: h.container(store: try await SQLiteCredentialStore.open(at: path, options: options)))
+            let second = h.container(store: try await SQLiteCredentialStore.open(at: path, options: options)).makeClient(for: Self.alice, strategy: h.bearer())
+            h.server.clock.advance(by: 301)
+            h.server.resetCounters()
+            h.server.faults.inject(.delay(.seconds(2)), path: "/auth/refresh")
+            let renewal = Task { try await first.send(.get, h.url("me")) }
+            try await h.refreshArrived()
+            let lock = try SQLiteFileLock(path: path)
+            let other = Task { try await second.send(.get, h.url("me")) }
+            try await Task.sleep(for: .milliseconds(600))
+            try lock.release()
+            #expect(try await renewal.value.status == .ok)
+            #expect(try await other.value.status == .ok)
+            #expect(h.server.counters.renewals == 1)
+            #expect(h.server.counters.rejectedReuse == 0)
+        }
+    }
+
     @Test func openingAFileStoreDoesNotWaitForAWriteLockHeldElsewhere() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("AuthKitStoreOpen-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }

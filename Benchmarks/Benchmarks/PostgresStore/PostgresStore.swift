@@ -43,7 +43,7 @@ struct Stores: Sendable {
     static func start() async throws -> Stores {
         let cluster = try PostgresTestCluster.start()
         let cached = try await PostgresCredentialStore.open(configuration: configuration(cluster))
-        let direct = try await PostgresCredentialStore.open(configuration: configuration(cluster), changeFeed: nil)
+        let direct = try await PostgresCredentialStore.open(configuration: configuration(cluster), options: .init(changeFeed: nil))
         let raw = PostgresClient(configuration: configuration(cluster))
         let rawRunner = Task { await raw.run() }
         try await cached.put(envelope, for: key)

@@ -341,10 +341,11 @@ extension AccountSession {
         }
     }
 
-    /// Whether a store failure may pass by itself (locked, busy, full, read-only), so that
-    /// writing again later can succeed; a record that cannot be encoded or sealed never will.
+    /// Whether a store failure may pass by itself (unreachable, locked, busy, full, read-only),
+    /// so that writing again later can succeed; a record that cannot be encoded or sealed, or a
+    /// store that is misconfigured, never will.
     private static func passes(_ error: CredentialStoreError) -> Bool {
-        error.code == .unavailable || error.code == .io
+        error.code == .unavailable || error.code == .readOnly || error.code == .io
     }
 
     /// Whether a stored credential can be used as it is at `now`.
