@@ -7,10 +7,13 @@ import Synchronization
 /// for its commands and environment).
 ///
 /// ```swift
-/// let fleet = try WorkerFleet(count: 8, store: cluster.url, server: server.baseURL, account: "service")
-/// guard await fleet.ready() else { return }
-/// let results = await fleet.burst(50)   // [worker: "ok 50"]
-/// await fleet.quit()
+/// try await PostgresTestCluster.withCluster { cluster in
+///     let server = URL(string: "http://127.0.0.1:8080/")!   // an AuthTestServer's base URL
+///     let fleet = try WorkerFleet(count: 8, store: cluster.url, server: server, account: "service")
+///     guard await fleet.ready() else { return }
+///     let results = await fleet.burst(50)   // [worker: "ok 50"]
+///     await fleet.quit()
+/// }
 /// ```
 public final class WorkerFleet: Sendable {
     /// The worker processes.

@@ -1043,6 +1043,17 @@ import Testing
         let pick = [1, 2, 3].randomElement(using: &random)
     }
 
+    /// Sources/AuthTesting/WorkerFleet.swift:9
+    static func AuthTesting_WorkerFleet_9() async throws {
+        try await PostgresTestCluster.withCluster { cluster in
+            let server = URL(string: "http://127.0.0.1:8080/")!   // an AuthTestServer's base URL
+            let fleet = try WorkerFleet(count: 8, store: cluster.url, server: server, account: "service")
+            guard await fleet.ready() else { return }
+            let results = await fleet.burst(50)   // [worker: "ok 50"]
+            await fleet.quit()
+        }
+    }
+
     /// Sources/AuthURLSession/URLSessionTransport.swift:13
     static func AuthURLSession_URLSessionTransport_13() async throws {
         let container = AuthContainer()
