@@ -14,8 +14,11 @@ extension PostgresCredentialStore: RefreshLocking {
     /// server's `tcp_keepalives_*` or `client_connection_check_interval` for that case.)
     ///
     /// Every wait is bounded, also when the server stops answering (a network cut): for a
-    /// connection and for each statement of the transaction (`BEGIN`, its settings, `COMMIT`,
-    /// `ROLLBACK`) by ``operationTimeout``, for the lock by ``lockTimeout`` (PostgreSQL's
+    /// connection and for each statement of the transaction (`BEGIN`, its settings) by
+    /// ``operationTimeout``, for `COMMIT` or `ROLLBACK` by two seconds at most (the transaction
+    /// holds nothing but the lock; a connection the server ended, by a restart or
+    /// `pg_terminate_backend`, does not answer them, and every renewal of the account would wait
+    /// out the operation timeout behind it), for the lock by ``lockTimeout`` (PostgreSQL's
     /// `lock_timeout`, for this transaction only) and, should the server not answer, by
     /// ``lockTimeout`` plus ``operationTimeout`` on this side. A statement that does not end in
     /// time closes its connection (the lock, if held, ends with the session); before `body` the
@@ -118,12 +121,17 @@ extension PostgresCredentialStore: RefreshLocking {
         }
     }
 
-    /// Ends the transaction, within ``operationTimeout``; when that fails, closes the connection
-    /// (its session, and the lock, end with it). Returns whether the statement succeeded.
+    /// How long `COMMIT` or `ROLLBACK` of the lock's transaction may take: it holds only the lock,
+    /// so a server that answers at all answers at once.
+    var transactionEndLimit: Duration { min(operationTimeout, .seconds(2)) }
+
+    /// Ends the transaction, within ``transactionEndLimit``; when that fails, closes the
+    /// connection (its session, and the lock, end with it). Returns whether the statement
+    /// succeeded.
     @discardableResult
     private func end(_ connection: PostgresConnection, _ query: PostgresQuery) async -> Bool {
         do {
-            try await statement(query, on: connection, within: operationTimeout)
+            try await statement(query, on: connection, within: transactionEndLimit)
             return true
         } catch {
             try? await connection.close()
