@@ -19,7 +19,8 @@ What AuthOAuth2 must obtain tokens from, served by Authlib's own implementations
   subject (reuse detection, RFC 9700 §4.14.2).
 
 Clients: `app` (public, `none`, redirect URIs on any loopback port per RFC 8252 §7.3),
-`svc-basic` (`client_secret_basic`), `svc-post` (`client_secret_post`) and `svc-jwt`
+`svc-basic` and `svc-spaced` (`client_secret_basic`, the latter a secret with a space and reserved
+characters), `svc-post` (`client_secret_post`) and `svc-jwt`
 (`private_key_jwt`, RFC 7523: its public key registered by `POST /_clients/key` with `jwk`),
 allowed only the client_credentials grant and the scopes `read write`.
 

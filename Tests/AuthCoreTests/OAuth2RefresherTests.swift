@@ -62,7 +62,7 @@ import Testing
     @Test func clientSecretBasicAndPost() async throws {
         let server = TokenEndpoint(.ok, #"{"access_token":"a1"}"#)
         _ = try await OAuth2RefreshTokenRefresher(tokenEndpoint: endpoint, clientID: "id:1", authentication: .clientSecretBasic(secret: Secret("s3 cret")), transport: server.transport).refresh(old)
-        let expected = "Basic " + Data("id%3A1:s3+cret".utf8).base64EncodedString()
+        let expected = "Basic " + Data("id%3A1:s3%20cret".utf8).base64EncodedString()  // a space as %20 (issue 51)
         #expect(server.last?.head.headerFields[.authorization] == expected)
         #expect(server.form["client_secret"] == nil)
         _ = try await OAuth2RefreshTokenRefresher(tokenEndpoint: endpoint, clientID: "id", authentication: .clientSecretPost(secret: Secret("sec")), transport: server.transport).refresh(old)

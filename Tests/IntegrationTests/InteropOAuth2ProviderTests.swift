@@ -36,7 +36,13 @@ struct InteropOAuth2ProviderTests {
         }
     }
 
-    @Test(arguments: [("svc-basic", OAuth2ClientAuthentication.clientSecretBasic(secret: Secret("svc-basic-s3cret"))), ("svc-post", .clientSecretPost(secret: Secret("svc-post-s3cret")))])
+    /// Issue 51: `svc-spaced`'s secret holds a space, `+`, `&`, `=` and `%`; Authlib decodes Basic
+    /// credentials with percent-decoding only, so a space sent as `+` was refused.
+    @Test(arguments: [
+        ("svc-basic", OAuth2ClientAuthentication.clientSecretBasic(secret: Secret("svc-basic-s3cret"))),
+        ("svc-spaced", .clientSecretBasic(secret: Secret("a secret with spaces+plus&amp=%"))),
+        ("svc-post", .clientSecretPost(secret: Secret("svc-post-s3cret"))),
+    ])
     func clientCredentialsRenewOncePerExpiryForFiftyConcurrentRequests(clientID: String, authentication: OAuth2ClientAuthentication) async throws {
         try await InteropPeer.run("authlib_provider.py", accessSeconds: 300) { peer in
             try await HTTPClientTransport.withTransport { transport in

@@ -29,7 +29,9 @@ extension TokenRequestBinding {
 /// How an OAuth 2.0 client authenticates to the authorization server's endpoints (RFC 6749
 /// §2.3, RFC 7523 §2.2). A secret is held as a ``Secret``: descriptions never show it.
 public enum OAuth2ClientAuthentication: Sendable {
-    /// HTTP Basic with the client id and secret, each form-encoded first (RFC 6749 §2.3.1).
+    /// HTTP Basic with the client id and secret, each percent-encoded first (RFC 6749 §2.3.1), a
+    /// space as `%20`: the `+` of form encoding is read back as a `+` by servers that decode
+    /// with percent-decoding only (Authlib), and `%20` is a space to every decoder.
     case clientSecretBasic(secret: Secret)
     /// `client_id` and `client_secret` in the form body.
     case clientSecretPost(secret: Secret)
@@ -37,6 +39,12 @@ public enum OAuth2ClientAuthentication: Sendable {
     case none
     /// `private_key_jwt`: a JWT the client signs with its private key, fresh for each request.
     case privateKeyJWT(any ClientAssertionSigner)
+
+    /// `value` form-encoded with a space as `%20` (every `+` form encoding writes is a space: a
+    /// `+` of the value is written `%2B`).
+    static func basicEncoded(_ value: String) -> String {
+        FormURLEncoding.encode(value).replacingOccurrences(of: "+", with: "%20")
+    }
 
     /// The `client_assertion_type` of RFC 7523 §2.2.
     public static let jwtBearerAssertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
@@ -50,7 +58,7 @@ public enum OAuth2ClientAuthentication: Sendable {
     public func apply(to request: inout AuthRequest, form: inout [(String, String)], clientID: String, endpoint: URL) async throws {
         switch self {
         case .clientSecretBasic(let secret):
-            let pair = "\(FormURLEncoding.encode(clientID)):\(FormURLEncoding.encode(secret.reveal))"
+            let pair = "\(Self.basicEncoded(clientID)):\(Self.basicEncoded(secret.reveal))"
             request.head.headerFields[.authorization] = "Basic " + Data(pair.utf8).base64EncodedString()
         case .clientSecretPost(let secret):
             form += [("client_id", clientID), ("client_secret", secret.reveal)]
