@@ -39,13 +39,13 @@ from peer_support import serve
 USERS = {"alice": "correct horse battery staple", "bob": "correct horse battery staple"}
 
 
-def create_app(access_seconds, renewed_access_seconds):
+def create_app(access_seconds, renewed_access_seconds, secure_cookies=False):
     app = Flask(__name__)
     app.config.update(
         JWT_SECRET_KEY=secrets.token_hex(32),
         JWT_TOKEN_LOCATION=["cookies", "headers"],
         JWT_COOKIE_CSRF_PROTECT=True,
-        JWT_COOKIE_SECURE=False,  # plain http on 127.0.0.1
+        JWT_COOKIE_SECURE=secure_cookies,  # `Secure` cookies, as deployed, even over http on 127.0.0.1
         JWT_ACCESS_TOKEN_EXPIRES=timedelta(seconds=access_seconds),
         JWT_REFRESH_TOKEN_EXPIRES=timedelta(days=1),
     )
@@ -140,5 +140,6 @@ if __name__ == "__main__":
     parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
     parser.add_argument("--access-seconds", type=int, default=2, help="lifetime of access tokens from /login")
     parser.add_argument("--renewed-access-seconds", type=int, help="lifetime of renewed ones (default: the same)")
+    parser.add_argument("--secure-cookies", action="store_true", help="mark the JWT and CSRF cookies Secure, as a deployed app does")
     args = parser.parse_args()
-    serve(create_app(args.access_seconds, args.renewed_access_seconds or args.access_seconds), args.port)
+    serve(create_app(args.access_seconds, args.renewed_access_seconds or args.access_seconds, args.secure_cookies), args.port)

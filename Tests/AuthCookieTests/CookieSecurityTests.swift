@@ -26,10 +26,10 @@ import Testing
         #expect(lenient.cookieHeader(for: url("https://example.com/")) == "sid=1")
     }
 
-    @Test func loopbackCountsAsSecureOnlyWhenConfigured() {
-        let strict = CookieJar(now: clock.now)
+    @Test func loopbackCountsAsSecureUnlessConfiguredOtherwise() {
+        let strict = CookieJar(configuration: .init(treatsLoopbackAsSecure: false), now: clock.now)
         #expect(strict.setCookies(fromHeaderValues: ["sid=1; Secure"], for: url("http://127.0.0.1:8080/")) == 0)
-        let loopback = CookieJar(configuration: .init(treatsLoopbackAsSecure: true), now: clock.now)
+        let loopback = CookieJar(now: clock.now)  // the default, as in browsers
         loopback.setCookies(fromHeaderValues: ["sid=1; Secure"], for: url("http://localhost:8080/"))
         #expect(loopback.cookieHeader(for: url("http://localhost:9090/")) == "sid=1")
         #expect(loopback.setCookies(fromHeaderValues: ["sid=1; Secure"], for: url("http://example.com/")) == 0)

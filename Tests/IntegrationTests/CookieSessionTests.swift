@@ -106,8 +106,9 @@ import Testing
 
     @Test func secureCookieIsNeverSentOverPlainHTTP() async throws {
         try await Harness.run { h in
-            // A jar that accepts the server's Secure cookie although the origin is http…
-            var lenient = CookieJarConfiguration()
+            // A jar that accepts the server's Secure cookie although the origin is http (and
+            // that does not count loopback as secure, as it does by default)…
+            var lenient = CookieJarConfiguration(treatsLoopbackAsSecure: false)
             lenient.acceptsSecureCookiesFromInsecureOrigins = true
             let alice = try await h.cookieSessionClient("alice", container: h.cookieContainer(configuration: lenient))
             _ = try await alice.client.send(.get, h.url("session/secure-cookie"))
@@ -126,8 +127,9 @@ import Testing
             _ = try await bob.client.json(SessionUser.self, .get, h.url("session/me"))
             #expect(h.server.counters.lastHeaders(path: "/session/me")["cookie"]?.contains("secure_pref=on") == true)
 
-            // The default jar does not even keep a Secure cookie from an http answer.
-            let carol = try await h.cookieSessionClient("carol", container: h.cookieContainer())
+            // A jar that does not count loopback as secure does not even keep a Secure cookie from
+            // an http answer.
+            let carol = try await h.cookieSessionClient("carol", container: h.cookieContainer(configuration: CookieJarConfiguration(treatsLoopbackAsSecure: false)))
             _ = try await carol.client.send(.get, h.url("session/secure-cookie"))
             #expect(!carol.strategy.jar.allCookies.contains { $0.name == "secure_pref" })
         }

@@ -35,6 +35,19 @@ struct InteropFlaskCookieTests {
         }
     }
 
+    /// Issue 51: a server on the developer's machine that marks its cookies `Secure` (as a
+    /// deployed app does; fastapi-users' default) is used over `http://127.0.0.1`. Browsers treat
+    /// loopback as a secure context; the jar used to drop the cookies silently, and the first
+    /// request after a "successful" sign-in failed.
+    @Test func secureCookiesFromALoopbackServerAreKeptAndSent() async throws {
+        try await InteropPeer.run("flask_jwt_server.py", accessSeconds: 60, arguments: ["--secure-cookies"]) { peer in
+            try await HTTPClientTransport.withTransport { transport in
+                let alice = try await Self.signedIn("alice", peer: peer, container: Self.container(transport))
+                #expect(try await alice.json(Note.self, .post, peer.url("api/notes"), body: Note.body(1), headerFields: Note.json).username == "alice")
+            }
+        }
+    }
+
     @Test func postWithoutTheCSRFHeaderIsATypedErrorAndRenewsNothing() async throws {
         try await InteropPeer.run("flask_jwt_server.py", accessSeconds: 60) { peer in
             try await HTTPClientTransport.withTransport { transport in

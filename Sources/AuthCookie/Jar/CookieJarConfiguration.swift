@@ -29,9 +29,11 @@ public struct CookieJarConfiguration: Sendable, Hashable {
     public var acceptsSecureCookiesFromInsecureOrigins: Bool
     /// Whether `http` to a loopback host (`localhost`, `127.0.0.0/8`, `::1`) counts as secure,
     /// both for storing and for sending `Secure` cookies, as browsers treat such origins as
-    /// "potentially trustworthy". Such an origin may then also set `__Secure-` and `__Host-`
-    /// cookies and replace `Secure` cookies. Default false: `Secure` cookies travel only over
-    /// https/wss.
+    /// "potentially trustworthy" (and as ``/AuthCore/AllowedHosts`` lets loopback use `http`).
+    /// Such an origin may then also set `__Secure-` and `__Host-` cookies and replace `Secure`
+    /// cookies. Default true: a server on the developer's own machine that marks its session
+    /// cookie `Secure` (fastapi-users, Flask with `SESSION_COOKIE_SECURE`) works over
+    /// `http://127.0.0.1`; set false to have `Secure` cookies travel only over https/wss.
     public var treatsLoopbackAsSecure: Bool
 
     /// Creates a configuration; every parameter has the documented default.
@@ -42,7 +44,7 @@ public struct CookieJarConfiguration: Sendable, Hashable {
         persistSessionCookies: Bool = false,
         publicSuffixes: PublicSuffixList = .builtIn,
         acceptsSecureCookiesFromInsecureOrigins: Bool = false,
-        treatsLoopbackAsSecure: Bool = false
+        treatsLoopbackAsSecure: Bool = true
     ) {
         self.maxCookiesPerDomain = max(1, maxCookiesPerDomain)
         self.maxCookieSize = max(1, maxCookieSize)
