@@ -12,6 +12,7 @@ import AuthOAuth2
 import AuthSQLiteStore
 import AuthSigning
 import AuthTestServer
+import AuthTesting
 import Crypto
 import CryptoExtras
 import Foundation
@@ -27,6 +28,7 @@ var alice: AccountKey { given() }
 var authentication: any Middleware { given() }
 var challengeID: String { given() }
 var clock: any AuthClock { given() }
+var cluster: PostgresTestCluster { given() }
 var router: Router<BasicRequestContext> { given() }
 var publicKeyPEM: String { given() }
 var secretAccessKey: String { given() }

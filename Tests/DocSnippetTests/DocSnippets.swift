@@ -338,8 +338,8 @@ import Testing
         let strategy = GuestStrategy(allowedHosts: hosts, endpoint: baseURL.appending(path: "auth/guest"), transport: transport)
     }
 
-    /// Sources/AuthCore/Strategies/OAuth2TokenEndpoint.swift:76
-    static func AuthCore_Strategies_OAuth2TokenEndpoint_76() async throws {
+    /// Sources/AuthCore/Strategies/OAuth2TokenEndpoint.swift:84
+    static func AuthCore_Strategies_OAuth2TokenEndpoint_84() async throws {
         let endpoint = OAuth2TokenEndpoint(url: tokenURL, clientID: "svc", authentication: .clientSecretBasic(secret: Secret(clientSecret)), transport: transport)
         let tokens = try await endpoint.requestTokens([("grant_type", "client_credentials"), ("scope", "read")])
     }
@@ -1027,6 +1027,16 @@ import Testing
         _ = await writer.waitForLine("ready")
         writer.killWithSIGKILL()
         let ending = await writer.waitForExit()   // (.uncaughtSignal, SIGKILL)
+    }
+
+    /// Sources/AuthTesting/PgBouncer.swift:13
+    static func AuthTesting_PgBouncer_13() async throws {
+        try await PostgresTestCluster.withCluster { cluster in
+            try await PgBouncer.withRunning(inFrontOf: cluster, mode: .transaction) { bouncer in
+                let store = try await PostgresCredentialStore.open(configuration: .init(host: "127.0.0.1", port: bouncer.port, username: "authkit", password: nil, database: "postgres", tls: .disable))
+                await store.close()
+            }
+        }
     }
 
     /// Sources/AuthTesting/PostgresTestCluster.swift:12
