@@ -692,6 +692,15 @@ import Testing
         try await container.usePostgresStore(.init(host: "db.internal", username: "authkit", password: password, database: "auth", tls: .disable))
     }
 
+    /// Sources/AuthPostgresStore/Feed/PostgresChangeFeedStatus.swift:10
+    static func AuthPostgresStore_Feed_PostgresChangeFeedStatus_10() async throws {
+        let store = try await PostgresCredentialStore.open(configuration: .init(host: "pgbouncer.internal", port: 6432, username: "authkit", password: password, database: "auth", tls: .disable))
+        if store.changeFeedStatus == .notDelivering {
+            // Behind a pooler in transaction mode: correct, but every read goes to the database.
+            logger.notice("credential store: \(store.changeFeedStatus)")
+        }
+    }
+
     /// Sources/AuthPostgresStore/Store/PostgresCredentialStore.swift:29
     static func AuthPostgresStore_Store_PostgresCredentialStore_29() async throws {
         let store = try await PostgresCredentialStore.open(configuration: .init(host: "db.internal", username: "authkit", password: password, database: "auth", tls: .disable))

@@ -8,18 +8,35 @@ import Synchronization
 /// trigger notifies (``PostgresSchema``), the records served from memory while it is connected,
 /// and the subscribers it tells about changes.
 ///
-/// While the connection is lost nothing is served from memory, and subscribers get
+/// The feed is trusted only once proven. Each attempt first `LISTEN`s on a channel of its own
+/// (`authkit_probe_<random>`), notifies it from another connection, and waits up to
+/// ``PostgresChangeFeedOptions/probeTimeout`` for that probe; only a connection that heard it
+/// keeps its session, and only then `LISTEN`s on the store's channel. Behind a pooler in
+/// transaction mode the probe's `LISTEN` lands on a server connection that goes back to the pool,
+/// the probe is never heard, and the feed reports ``PostgresChangeFeedStatus/notDelivering``,
+/// warns once and tries again every ``PostgresChangeFeedOptions/reprobeInterval``; the store's
+/// channel is then never `LISTEN`ed on through the pooler, so no pooled server connection is left
+/// registered on it (a notification such a connection passes to a client that is itself starting
+/// to `LISTEN` on the channel traps PostgresNIO), and none of the probe channels is ever notified
+/// again.
+///
+/// While the feed is not connected nothing is served from memory, and subscribers get
 /// `CredentialChange.unknown` at once, every ``PostgresChangeFeedOptions/readThroughInterval``
 /// until it is back, and once more when it is (what changed meanwhile is not known).
 final class PostgresChangeFeed: Sendable {
     /// The notification channel (``PostgresTables/channel``).
     let channel: String
+    /// Where the probe is sent instead of the attempt's own channel, in tests of a probe that is
+    /// not heard; nil otherwise.
+    let misdirectedProbe: String?
     let options: PostgresChangeFeedOptions
+    /// How long sending the probe may take (the store's operation timeout).
+    let sendTimeout: Duration
     private let state = Mutex(State())
     private let tasks = Mutex<[Task<Void, Never>]>([])
 
     private struct State {
-        var connected = false
+        var status = PostgresChangeFeedStatus.connecting
         /// Bumped by every change and connection change: a read that started under an older
         /// epoch may be stale and is not kept.
         var epoch: UInt64 = 0
@@ -34,13 +51,18 @@ final class PostgresChangeFeed: Sendable {
         var pong = false
     }
 
-    init(options: PostgresChangeFeedOptions, channel: String) {
+    init(options: PostgresChangeFeedOptions, channel: String, sendTimeout: Duration, misdirectedProbe: String? = nil) {
         self.options = options
         self.channel = channel
+        self.sendTimeout = sendTimeout
+        self.misdirectedProbe = misdirectedProbe
     }
 
     /// Whether notifications are arriving.
-    var isConnected: Bool { state.withLock { $0.connected } }
+    var isConnected: Bool { status == .connected }
+
+    /// What the feed is doing.
+    var status: PostgresChangeFeedStatus { state.withLock { $0.status } }
 
     /// Starts listening through `client` (which must be running) and the read-through ticker.
     func start(client: PostgresClient, logger: Logger) {
@@ -55,11 +77,17 @@ final class PostgresChangeFeed: Sendable {
         for task in tasks.withLock({ $0 }) { task.cancel() }
         let subscribers = state.withLock { state in
             defer { state.subscribers.removeAll() }
-            state.connected = false
+            state.status = .lost
+            state.records.removeAll()
             return Array(state.subscribers.values)
         }
         for subscriber in subscribers { subscriber.finish() }
     }
+
+    /// The probe was not heard: the connection is sound, but notifications do not reach it.
+    private struct NotDelivering: Error {}
+    /// A notification sequence ended without an error (its connection closed).
+    private struct ListeningEnded: Error {}
 
     private func listen(_ client: PostgresClient, logger: Logger) async {
         while !Task.isCancelled {
@@ -69,11 +97,13 @@ final class PostgresChangeFeed: Sendable {
                 try await client.withConnection { connection in
                     self.state.withLock { $0.connection = connection }
                     do {
+                        try await self.prove(connection, client: client, logger: logger)
                         try await connection.listen(on: self.channel) { notifications in
-                            self.connectionChanged(connected: true)
-                            logger.debug("the change feed is listening")
+                            self.proven(logger: logger)
                             for try await notification in notifications { self.received(notification.payload) }
                         }
+                    } catch let error as NotDelivering {
+                        throw error  // a sound connection, handed back
                     } catch {
                         // A connection whose listening failed (its backend terminated, say) is
                         // closed, not handed back: a read given it would wait for its deadline.
@@ -83,12 +113,15 @@ final class PostgresChangeFeed: Sendable {
                 }
             }
             state.withLock { $0.attempt = attempt }
+            var pause = options.retryInterval
             do {
                 try await withTaskCancellationHandler {
                     try await attempt.value
                 } onCancel: {
                     attempt.cancel()
                 }
+            } catch is NotDelivering {
+                pause = options.reprobeInterval
             } catch {
                 logger.debug("the change feed was lost", metadata: ["error": "\(type(of: error))"])
             }
@@ -98,10 +131,58 @@ final class PostgresChangeFeed: Sendable {
             }
             if isConnected {
                 logger.warning("the change feed was lost; reading through until it is back")
-                connectionChanged(connected: false)
+                statusChanged(to: .lost)
             }
-            try? await Task.sleep(for: options.retryInterval)
+            try? await Task.sleep(for: pause)
         }
+    }
+
+    /// Proves that `connection` hears notifications: `LISTEN`s on a channel of its own, notifies
+    /// it from another connection (within the store's operation timeout), and waits up to
+    /// ``PostgresChangeFeedOptions/probeTimeout`` to hear it. Throws `NotDelivering` (the feed is
+    /// then ``PostgresChangeFeedStatus/notDelivering``) when it is not heard, and what listening
+    /// or sending threw.
+    private func prove(_ connection: PostgresConnection, client: PostgresClient, logger: Logger) async throws {
+        let own = "authkit_probe_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let target = misdirectedProbe ?? own
+        let timeout = sendTimeout
+        let wait = options.probeTimeout
+        let heard = try await connection.listen(on: own) { notifications in
+            try await withThrowingTaskGroup(of: Bool.self) { group in
+                group.addTask {
+                    for try await notification in notifications where notification.payload == "probe" { return true }
+                    throw ListeningEnded()
+                }
+                group.addTask {
+                    try await Deadline.run(within: timeout, {
+                        for try await _ in try await client.query("SELECT pg_notify(\(target), 'probe')", logger: logger) {}
+                    }, expired: {
+                        CredentialStoreError.unavailable("the change feed's probe notification could not be sent within \(timeout)")
+                    })
+                    try await Task.sleep(for: wait)
+                    return false
+                }
+                defer { group.cancelAll() }
+                return try await group.next() ?? false
+            }
+        }
+        guard heard else {
+            if status != .notDelivering {
+                logger.warning("the change feed does not receive notifications (a connection pooler in transaction mode, such as PgBouncer?): reading through; use session pooling or connect directly to have the feed", metadata: ["probeTimeout": "\(wait)"])
+                statusChanged(to: .notDelivering)
+            }
+            throw NotDelivering()
+        }
+    }
+
+    /// The feed, proven, listens on the store's channel: records may be kept from now on.
+    private func proven(logger: Logger) {
+        if status == .notDelivering {
+            logger.notice("the change feed receives notifications again; records are served from memory")
+        } else {
+            logger.debug("the change feed is listening")
+        }
+        statusChanged(to: .connected)
     }
 
     /// Every ``PostgresChangeFeedOptions/heartbeatInterval`` while connected: notifies the
@@ -125,7 +206,7 @@ final class PostgresChangeFeed: Sendable {
             sending.cancel()
             guard !Task.isCancelled, !state.withLock({ $0.pong }), isConnected else { continue }
             logger.warning("the change feed stopped delivering (no heartbeat); reading through until it is back")
-            connectionChanged(connected: false)
+            statusChanged(to: .lost)
             // Closed, not handed back: the pool must not give a dead connection to a read.
             let (attempt, connection) = state.withLock { ($0.attempt, $0.connection) }
             try? await connection?.close()
@@ -140,9 +221,9 @@ final class PostgresChangeFeed: Sendable {
         }
     }
 
-    private func connectionChanged(connected: Bool) {
+    private func statusChanged(to status: PostgresChangeFeedStatus) {
         state.withLock { state in
-            state.connected = connected
+            state.status = status
             state.epoch &+= 1
             state.records.removeAll()
         }
@@ -174,7 +255,7 @@ final class PostgresChangeFeed: Sendable {
     /// The record at `key` as last read, when the feed vouches that it has not changed since
     /// (`.some(nil)`: known to be absent); nil when it must be read.
     func cached(_ key: CredentialKey) -> Envelope?? {
-        state.withLock { state in state.connected ? state.records[key] : nil }
+        state.withLock { state in state.status == .connected ? state.records[key] : nil }
     }
 
     /// The epoch to pass to ``remember(_:at:since:)`` for a read about to start.
@@ -184,7 +265,7 @@ final class PostgresChangeFeed: Sendable {
     func remember(_ envelope: Envelope?, at key: CredentialKey, since epoch: UInt64) {
         guard options.cachesRecords else { return }
         state.withLock { state in
-            guard state.connected, state.epoch == epoch else { return }
+            guard state.status == .connected, state.epoch == epoch else { return }
             if state.records.count >= options.maximumCachedRecords { state.records.removeAll() }
             state.records[key] = .some(envelope)
         }

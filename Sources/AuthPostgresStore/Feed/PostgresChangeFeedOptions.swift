@@ -14,17 +14,27 @@ public struct PostgresChangeFeedOptions: Sendable {
     public var maximumCachedRecords: Int
     /// How often the feed checks that notifications still arrive (it sends one to itself and
     /// expects it back within the same interval); a connection that stopped delivering without
-    /// failing (a half-open socket after a partition or failover, a pooler that drops `LISTEN`)
-    /// is then treated as lost.
+    /// failing (a half-open socket after a partition or failover) is then treated as lost.
     public var heartbeatInterval: Duration
+    /// How long the feed waits, after each `LISTEN`, for the probe notification it sends itself
+    /// from another connection before it concludes that notifications do not reach it
+    /// (``PostgresChangeFeedStatus/notDelivering``: a pooler in transaction mode, such as
+    /// PgBouncer). Until the probe arrives nothing is served from memory.
+    public var probeTimeout: Duration
+    /// How often a feed whose probe did not arrive listens and probes again (a pooler switched to
+    /// session mode, or the connection pointed at the server, gets the feed back).
+    public var reprobeInterval: Duration
 
     /// Options; the defaults re-read every 5 s while the feed is lost, try it again every second,
-    /// and check it every 5 s.
-    public init(readThroughInterval: Duration = .seconds(5), retryInterval: Duration = .seconds(1), cachesRecords: Bool = true, maximumCachedRecords: Int = 10_000, heartbeatInterval: Duration = .seconds(5)) {
+    /// check it every 5 s, wait 2 s for the probe after each `LISTEN`, and probe again every
+    /// minute when it did not arrive.
+    public init(readThroughInterval: Duration = .seconds(5), retryInterval: Duration = .seconds(1), cachesRecords: Bool = true, maximumCachedRecords: Int = 10_000, heartbeatInterval: Duration = .seconds(5), probeTimeout: Duration = .seconds(2), reprobeInterval: Duration = .seconds(60)) {
         self.readThroughInterval = readThroughInterval
         self.retryInterval = retryInterval
         self.cachesRecords = cachesRecords
         self.maximumCachedRecords = maximumCachedRecords
         self.heartbeatInterval = heartbeatInterval
+        self.probeTimeout = probeTimeout
+        self.reprobeInterval = reprobeInterval
     }
 }

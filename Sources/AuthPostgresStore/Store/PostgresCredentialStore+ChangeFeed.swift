@@ -9,6 +9,13 @@ extension PostgresCredentialStore: CredentialChangeFeed {
         return feed.subscribe()
     }
 
-    /// Whether the change feed is connected (notifications arrive, `get` is served from memory).
+    /// Whether the change feed is connected (notifications arrive, `get` is served from memory);
+    /// ``changeFeedStatus`` says why not.
     public var isChangeFeedConnected: Bool { feed?.isConnected ?? false }
+
+    /// What the change feed is doing: ``PostgresChangeFeedStatus/connected`` once its probe
+    /// notification came back, ``PostgresChangeFeedStatus/notDelivering`` when notifications do
+    /// not reach it (a pooler in transaction mode: the store then reads through),
+    /// ``PostgresChangeFeedStatus/off`` for a store opened without one.
+    public var changeFeedStatus: PostgresChangeFeedStatus { feed?.status ?? .off }
 }

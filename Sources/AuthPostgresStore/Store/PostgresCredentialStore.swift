@@ -68,7 +68,7 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
         self.options = options
         self.connectFailures = connectFailures
         self.tables = PostgresTables(schema: options.schema)
-        self.feed = options.changeFeed.map { PostgresChangeFeed(options: $0, channel: PostgresTables(schema: options.schema).channel) }
+        self.feed = options.changeFeed.map { PostgresChangeFeed(options: $0, channel: PostgresTables(schema: options.schema).channel, sendTimeout: options.operationTimeout) }
         self.logger = logger
     }
 

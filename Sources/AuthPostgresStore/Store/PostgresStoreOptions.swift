@@ -60,6 +60,10 @@ extension PostgresStoreOptions {
     func validate() throws {
         guard lockTimeout > .zero else { throw CredentialStoreError.invalidArgument("PostgresStoreOptions.lockTimeout must be positive") }
         guard operationTimeout > .zero else { throw CredentialStoreError.invalidArgument("PostgresStoreOptions.operationTimeout must be positive") }
+        if let changeFeed {
+            guard changeFeed.probeTimeout > .zero else { throw CredentialStoreError.invalidArgument("PostgresChangeFeedOptions.probeTimeout must be positive") }
+            guard changeFeed.reprobeInterval > .zero else { throw CredentialStoreError.invalidArgument("PostgresChangeFeedOptions.reprobeInterval must be positive") }
+        }
         if let poolSize, poolSize < 3 {
             throw CredentialStoreError.invalidArgument("PostgresStoreOptions.poolSize must be at least 3 (the change feed and a refresh lock hold one connection each while the renewal reads and writes through another), not \(poolSize)")
         }
