@@ -15,9 +15,14 @@ struct FleetInstance {
     let container: AuthContainer
 
     static func make(_ cluster: PostgresTestCluster, server: AuthTestServer, transport: HTTPClientTransport, account: AccountKey, changeFeed: PostgresChangeFeedOptions? = .init(), operationTimeout: Duration = .seconds(10), credentialCache: Duration? = nil) async throws -> FleetInstance {
+        try await make(configuration: PostgresSuites.PostgresCredentialStoreTests.configuration(cluster), server: server, transport: transport, account: account, changeFeed: changeFeed, operationTimeout: operationTimeout, credentialCache: credentialCache)
+    }
+
+    /// An instance whose store connects as `configuration` says (through a pooler, say).
+    static func make(configuration: PostgresClient.Configuration, server: AuthTestServer, transport: HTTPClientTransport, account: AccountKey, changeFeed: PostgresChangeFeedOptions? = .init(), operationTimeout: Duration = .seconds(10), credentialCache: Duration? = nil) async throws -> FleetInstance {
         let container = AuthContainer()
         container.useHTTPClient(transport)
-        let store = try await PostgresCredentialStore.open(configuration: PostgresSuites.PostgresCredentialStoreTests.configuration(cluster), options: PostgresStoreOptions(lockTimeout: .seconds(5), operationTimeout: operationTimeout, changeFeed: changeFeed))
+        let store = try await PostgresCredentialStore.open(configuration: configuration, options: PostgresStoreOptions(lockTimeout: .seconds(5), operationTimeout: operationTimeout, changeFeed: changeFeed))
         container.override(CredentialStoreKey.self, with: store)
         if let credentialCache { container.useCredentialCache(lifetime: credentialCache) }
         let refresher = OAuth2RefreshTokenRefresher(tokenEndpoint: server.baseURL.appending(path: "auth/refresh"), clientID: "fleet", transport: transport)
