@@ -18,7 +18,7 @@ import Synchronization
 ///
 /// ## Persisted before use, across processes
 /// A refresh token is presented only by the holder of the account's renewal lease, a record in
-/// the store beside the credential (``RenewalLease`` states the rules), after it has read the
+/// the store beside the credential (`RenewalLease` states the rules), after it has read the
 /// store again; the credential it gets back is written before the lease is released. A store's
 /// refresh lock only spares the other processes polling: safety does not depend on it, so a lock
 /// that goes away mid-renewal (a database restart) does not let a second process present the
