@@ -58,7 +58,7 @@ struct RenewalLease: Codable, Equatable, Sendable {
         guard let envelope else { return "none" }
         var hash = SHA256()
         hash.update(data: Data(envelope.kind.utf8))
-        hash.update(data: withUnsafeBytes(of: envelope.updatedAt.timeIntervalSinceReferenceDate.bitPattern.bigEndian) { Data($0) })
+        hash.update(data: Data("\u{0}\(envelope.formatVersion)\u{0}\(envelope.updatedAt.timeIntervalSinceReferenceDate.bitPattern)\u{0}".utf8))
         hash.update(data: envelope.payload)
         return Base64URL.encode(Data(hash.finalize().prefix(16)))
     }
