@@ -88,12 +88,12 @@ struct LeaseWatch {
         // This session's own lease from an earlier renewal that ended without releasing it (the
         // store failed): no renewal of this session is running but the caller's.
         if lease.session == session { return .take(previous: envelope, grace: false) }
-        if seen != envelope || since == nil {
+        guard seen == envelope, let since else {
             seen = envelope
             since = now
             return .wait
         }
-        return now - since! >= term ? .take(previous: envelope, grace: true) : .wait
+        return now - since >= term ? .take(previous: envelope, grace: true) : .wait
     }
 }
 
