@@ -173,6 +173,63 @@ import Testing
         _ = try? await stuck.value
     }
 
+    /// Every wait is bounded: a holder that stays alive (it beats) but never finishes holds the
+    /// others for six lease terms at most; then they get a typed storage error, and they present
+    /// nothing meanwhile.
+    @Test func waitingForALiveHolderIsBoundedBySixTerms() async throws {
+        let store = FleetStore()
+        let provider = RotatingProvider(revokesFamilyOnReuse: true)
+        let reached = AsyncGate()
+        let never = AsyncGate()
+        let holder = Self.session(store, provider) { _ in
+            reached.open()
+            await never.wait()
+            throw CancellationError()
+        }
+        let presented = Atomic<Int>(0)
+        let waiter = Self.session(store, provider) { tokens in
+            presented.add(1, ordering: .relaxed)
+            return try provider.refresh(tokens)
+        }
+        try await holder.signIn(BearerTokenSet(accessToken: "a0", refreshToken: "r0", expiresAt: Date().addingTimeInterval(-1)))
+        let stuck = Task { try await holder.credentialForRequest() }
+        await reached.wait()
+        let started = ContinuousClock.now
+        await #expect { try await waiter.credentialForRequest() } throws: { ($0 as? AuthError)?.code == .storage }
+        #expect(ContinuousClock.now - started >= Self.term * 6)
+        #expect(presented.load(ordering: .relaxed) == 0)
+        never.open()
+        _ = try? await stuck.value
+    }
+
+    /// A session's own lease left behind by an earlier renewal of it (the renewal failed and the
+    /// store refused the release) does not make its next renewal wait a term: no renewal of that
+    /// session can be running but the new one.
+    @Test func aSessionsOwnLeftoverLeaseDoesNotMakeItWait() async throws {
+        let store = FleetStore()
+        let provider = RotatingProvider(revokesFamilyOnReuse: true)
+        let attempts = Atomic<Int>(0)
+        let session = AccountSession(
+            account: alice,
+            strategy: BearerStrategy(allowedHosts: apiHosts, refresh: { tokens in
+                if attempts.add(1, ordering: .relaxed).newValue == 1 {
+                    store.failLeaseReleases.withLock { $0 = true }
+                    throw AuthError(code: .renewalFailed, message: "the token endpoint did not answer")
+                }
+                return try provider.refresh(tokens)
+            }),
+            vault: CredentialVault(store: store),
+            policy: RenewalPolicy(leaseTerm: .seconds(60))
+        )
+        try await session.signIn(BearerTokenSet(accessToken: "a0", refreshToken: "r0", expiresAt: Date().addingTimeInterval(-1)))
+        await #expect { try await session.credentialForRequest() } throws: { ($0 as? AuthError)?.code == .renewalFailed }
+        store.failLeaseReleases.withLock { $0 = false }
+        #expect(try await store.items(of: alice).contains("renewal-lease"))  // left behind
+        let started = ContinuousClock.now
+        #expect(try await session.credentialForRequest().accessToken.reveal == "a1")
+        #expect(ContinuousClock.now - started < .seconds(30), "waited for its own lease")
+    }
+
     // MARK: - Support
 
     static func session(_ store: FleetStore, _ provider: RotatingProvider, events: AuthEvents = AuthEvents(), refresh: @escaping @Sendable (BearerTokenSet) async throws -> BearerTokenSet) -> AccountSession<BearerStrategy> {
@@ -242,6 +299,8 @@ final class FleetStore: CredentialStore {
     let fault = Mutex(RenewalLeaseTests.Fault.lockLost)
     /// The renewal whose writes of its lease fail, as a paused or killed holder's would not happen.
     let pausedHolder = Mutex<String?>(nil)
+    /// Removals of a lease fail (the store refused the release).
+    let failLeaseReleases = Mutex(false)
 
     /// Pauses the holder of the lease stored now.
     func pauseLeaseHolder() async throws {
@@ -287,6 +346,9 @@ final class FleetStore: CredentialStore {
         if key.item == CredentialVault.credentialItem, let (reached, until) = hold.withLock({ hold in defer { hold = nil }; return hold }) {
             reached.open()
             await until.wait()
+        }
+        if key.item != CredentialVault.credentialItem, envelope == nil, failLeaseReleases.withLock({ $0 }) {
+            throw CredentialStoreError.unavailable("the release was refused")
         }
         if key.item != CredentialVault.credentialItem, let expected, let paused = pausedHolder.withLock({ $0 }),
            Self.holder(expected) == paused, envelope.flatMap(Self.holder) == paused {
