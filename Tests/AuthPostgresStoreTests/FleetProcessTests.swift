@@ -50,7 +50,7 @@ extension PostgresSuites {
                         let account = AccountKey(namespace: "fleet", account: "service")
                         let seed = try await FleetInstance.make(cluster, server: server, transport: transport, account: account)
                         try await seed.client.signIn(try await FleetInstance.tokens(server, transport: transport, username: "service"))
-                        let environment = renewalPause.map { ["AUTHKIT_WORKER_RENEWAL_PAUSE_MS": "\($0.components.seconds * 1_000 + $0.components.attoseconds / 1_000_000_000_000_000)"] } ?? [:]
+                        let environment = renewalPause.map { ["AUTHKIT_WORKER_RENEWAL_PAUSE_MS": "\($0.milliseconds)"] } ?? [:]
                         let fleet = try WorkerFleet(count: 8, store: cluster.url, server: server.baseURL, account: "service", environment: environment)
                         let ready = await fleet.ready()
                         try #require(ready, "the workers did not start")

@@ -114,8 +114,8 @@ struct FleetFaultTests {
         let name = "\(fault) \(step)"
         let grantsBefore = try await peer.counters(transport)["refresh_token_grants"]
         switch step {
-        case .beforeTheTokenRequest: fleet.send("pause before \(Self.milliseconds(fault.duration + .seconds(2)))")
-        case .afterTheAnswerBeforeTheWrite: fleet.send("pause after \(Self.milliseconds(fault.duration + .seconds(2)))")
+        case .beforeTheTokenRequest: fleet.send("pause before \((fault.duration + .seconds(2)).milliseconds)")
+        case .afterTheAnswerBeforeTheWrite: fleet.send("pause after \((fault.duration + .seconds(2)).milliseconds)")
         case .duringTheWrite: fleet.send("pause after 0")
         }
         let rowLock = step == .duringTheWrite ? try await RowLock.take(cluster, account: Self.account) : nil
@@ -172,9 +172,6 @@ struct FleetFaultTests {
         #expect(try await store.get(Self.account.item(CredentialVault.credentialItem)) != nil, "\(name): the record is gone")
     }
 
-    static func milliseconds(_ duration: Duration) -> Int {
-        Int(duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000)
-    }
 }
 
 /// A row lock on an account's credential record, held by a transaction of the test's own, so

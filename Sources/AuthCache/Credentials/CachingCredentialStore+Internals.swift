@@ -7,7 +7,7 @@ extension CachingCredentialStore {
     /// `generation` was taken (the value read may then be older than the one written).
     func read(_ key: CredentialKey, startingAt generation: Int) async throws -> Envelope? {
         let envelope = try await inner.get(key)
-        let expiresAt = clock.now().addingTimeInterval(lifetime.timeInterval)
+        let expiresAt = clock.now().addingTimeInterval(lifetime.seconds)
         state.withLock { state in
             guard state.generation == generation else { return }
             makeRoom(in: &state, at: clock.now())
@@ -38,7 +38,7 @@ extension CachingCredentialStore {
             }
             throw error
         }
-        let expiresAt = clock.now().addingTimeInterval(lifetime.timeInterval)
+        let expiresAt = clock.now().addingTimeInterval(lifetime.seconds)
         state.withLock { state in
             if state.generation == started {
                 makeRoom(in: &state, at: clock.now())

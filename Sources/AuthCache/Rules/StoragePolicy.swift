@@ -30,9 +30,9 @@ enum StoragePolicy {
 
         var head = head
         for name in hopByHop + connectionNamed(head.headerFields) { head.headerFields[name] = nil }
-        let lifetime = Freshness.lifetime(of: head.headerFields, directives: directives, responseTime: responseTime, defaultLifetime: configuration.defaultLifetime.timeInterval)
+        let lifetime = Freshness.lifetime(of: head.headerFields, directives: directives, responseTime: responseTime, defaultLifetime: configuration.defaultLifetime.seconds)
         let neverStale = directives.mustRevalidate || directives.noCache
-        let staleIfError = neverStale ? 0 : directives.staleIfError.map(TimeInterval.init) ?? configuration.staleIfError.timeInterval
+        let staleIfError = neverStale ? 0 : directives.staleIfError.map(TimeInterval.init) ?? configuration.staleIfError.seconds
         let entry = CachedResponse(
             head: head, body: body, vary: vary, responseTime: responseTime,
             initialAge: Freshness.correctedInitialAge(of: head.headerFields, requestTime: requestTime, responseTime: responseTime),

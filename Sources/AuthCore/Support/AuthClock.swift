@@ -43,12 +43,20 @@ extension Duration {
     /// From the 128-bit count of attoseconds by its two words: `components` divides it by 10¹⁸
     /// (about 190 instructions), `Double(attoseconds)` converts through unspecialized generic
     /// code (thousands), and this is asked for on every request (the leeway a credential must
-    /// still have).
-    var seconds: Double {
+    /// still have). The package's one conversion to seconds (SQLite, Foundation and the caches
+    /// take them too).
+    package var seconds: Double {
         let magnitude = attoseconds.magnitude
         let high = UInt64(truncatingIfNeeded: magnitude >> 64)
         let low = UInt64(truncatingIfNeeded: magnitude)
         let seconds = (Double(high) * 0x1p64 + Double(low)) / 1e18
         return attoseconds < 0 ? -seconds : seconds
+    }
+
+    /// The duration in whole milliseconds, rounded toward zero, as SQLite's busy timeout,
+    /// PostgreSQL's `lock_timeout` and the test workers' environment take it.
+    package var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds &* 1_000 &+ attoseconds / 1_000_000_000_000_000
     }
 }

@@ -37,7 +37,7 @@ extension PostgresCredentialStore: RefreshLocking {
         // The names as bytes, each ended by NUL (which no text can hold): any name works, and no
         // two accounts share a lock.
         let name = Data("authkit-refresh".utf8 + [0] + account.namespace.utf8 + [0] + account.account.utf8)
-        let timeout = "\(max(1, Int(lockTimeout.components.seconds * 1_000 + lockTimeout.components.attoseconds / 1_000_000_000_000_000)))ms"
+        let timeout = "\(max(1, lockTimeout.milliseconds))ms"
         let leaseLimit = operationTimeout
         let leased = LeaseFlag()
         let started = ContinuousClock.now

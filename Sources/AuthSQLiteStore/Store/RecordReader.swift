@@ -36,7 +36,7 @@ final class RecordReader: Sendable {
             sqlite3_close(db)
             throw error
         }
-        sqlite3_busy_timeout(db, Int32(clamping: busyTimeout.components.seconds * 1_000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000))
+        sqlite3_busy_timeout(db, Int32(clamping: busyTimeout.milliseconds))
         var select: OpaquePointer?
         let prepared = sqlite3_prepare_v3(db, SQLiteCredentialStore.selectRecord, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &select, nil)
         guard prepared == SQLITE_OK, let select else {

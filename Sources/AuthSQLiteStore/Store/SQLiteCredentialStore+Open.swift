@@ -113,7 +113,7 @@ extension SQLiteCredentialStore {
     private static func validateReadOnly(_ file: String, path: String, options: SQLiteStoreOptions) throws {
         var configuration = Configuration()
         configuration.readonly = true
-        configuration.busyMode = .timeout(options.busyTimeout.timeInterval)
+        configuration.busyMode = .timeout(options.busyTimeout.seconds)
         configuration.label = "AuthSQLiteStore.validation"
         let queue = try DatabaseQueue(path: file, configuration: configuration)
         defer { try? queue.close() }
@@ -132,7 +132,7 @@ extension SQLiteCredentialStore {
         var configuration = Configuration()
         configuration.label = "AuthSQLiteStore"
         configuration.journalMode = .wal
-        configuration.busyMode = .timeout(options.busyTimeout.timeInterval)
+        configuration.busyMode = .timeout(options.busyTimeout.seconds)
         configuration.maximumReaderCount = 4
         return configuration
     }

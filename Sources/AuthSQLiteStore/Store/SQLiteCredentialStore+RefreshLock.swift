@@ -65,7 +65,7 @@ extension SQLiteCredentialStore {
     /// Claims the lease when it is free, expired or already ours; false when another holds it.
     private func tryTakeLease(_ account: AccountKey, owner: String) async throws -> Bool {
         let now = options.now()
-        let expiry = now.addingTimeInterval(options.leaseDuration.timeInterval).timeIntervalSinceReferenceDate
+        let expiry = now.addingTimeInterval(options.leaseDuration.seconds).timeIntervalSinceReferenceDate
         return try await pool.writeWithoutTransaction { db in
             var taken = false
             try db.inTransaction(.immediate) {
@@ -94,7 +94,7 @@ extension SQLiteCredentialStore {
         let beat = options.leaseDuration / 3
         while !Task.isCancelled {
             do { try await Task.sleep(for: beat) } catch { return }
-            let expiry = options.now().addingTimeInterval(options.leaseDuration.timeInterval).timeIntervalSinceReferenceDate
+            let expiry = options.now().addingTimeInterval(options.leaseDuration.seconds).timeIntervalSinceReferenceDate
             _ = try? await pool.write { db in
                 try db.execute(
                     sql: "UPDATE refresh_lease SET expires_at = ? WHERE namespace = ? AND account = ? AND owner = ?",

@@ -57,7 +57,7 @@ public struct SQLiteStoreOptions: Sendable {
 
         /// The wait before attempt `attempt` (0-based): uniformly random in `0...min(maximum, initial·2^attempt)`.
         func delay(attempt: Int) -> Duration {
-            let upper = min(maximum.timeInterval, initial.timeInterval * pow(2, Double(min(max(attempt, 0), 30))))
+            let upper = min(maximum.seconds, initial.seconds * pow(2, Double(min(max(attempt, 0), 30))))
             guard upper.isFinite, upper > 0 else { return .zero }
             return .seconds(Double.random(in: 0...upper))
         }
@@ -116,10 +116,3 @@ extension SQLiteStoreOptions {
     }
 }
 
-extension Duration {
-    /// The duration in seconds, as SQLite and Foundation take it.
-    var timeInterval: TimeInterval {
-        let parts = components
-        return TimeInterval(parts.seconds) + TimeInterval(parts.attoseconds) / 1e18
-    }
-}
