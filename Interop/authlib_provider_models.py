@@ -10,7 +10,7 @@ from authlib.oauth2.rfc6749 import ClientMixin, TokenMixin
 from authlib.oauth2.rfc8628 import DeviceCodeGrant
 from flask import request
 
-SECRETS = {"svc-basic": ("client_secret_basic", "svc-basic-s3cret"), "svc-spaced": ("client_secret_basic", "a secret with spaces+plus&amp=%"), "svc-post": ("client_secret_post", "svc-post-s3cret"), "svc-jwt": ("private_key_jwt", None)}
+SECRETS = {"svc-basic": ("client_secret_basic", "svc-basic-s3cret"), "svc-spaced": ("client_secret_basic", "a secret with spaces+plus&amp=%:colon/slash"), "svc-post": ("client_secret_post", "svc-post-s3cret"), "svc-jwt": ("private_key_jwt", None)}
 PUBLIC_KEYS = {}  # client id -> the JWK its private_key_jwt assertions are checked with
 
 

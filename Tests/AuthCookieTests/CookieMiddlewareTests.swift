@@ -76,6 +76,31 @@ struct UnavailableStore: CredentialStore {
         #expect(server.cookieHeaders.suffix(2) == ["hopA=1", "hopB=2"])
     }
 
+    /// Issue 51, found against Flask-Login: a request that left with the old session came back
+    /// after the re-login with a login redirect that sets an anonymous session cookie, and
+    /// signed the account out again (a third login for one session end).
+    @Test func aLateAnswerDoesNotUndoACookieChangedWhileItsRequestWasOnTheWire() async throws {
+        let jar = CookieJar(now: clock.now)
+        jar.setCookies(fromHeaderValues: ["session=old; Path=/"], for: start)
+        let middleware = CookieMiddleware(jar: jar)
+        let late = ClosureTransport { _ in
+            jar.setCookies(fromHeaderValues: ["session=new; Path=/"], for: self.start)  // a sign-in meanwhile
+            var fields = HTTPFields()
+            fields.append(HTTPField(name: .setCookie, value: "session=anonymous; Path=/"))
+            fields.append(HTTPField(name: .setCookie, value: "flash=1; Path=/"))
+            return AuthResponse(status: .found, headerFields: fields)
+        }
+        _ = try await middleware.intercept(try AuthRequest(method: .get, url: start), next: { try await late.send($0) })
+        #expect(jar.cookies(for: start).map { "\($0.name)=\($0.value)" }.sorted() == ["flash=1", "session=new"])
+
+        // An answer to a request that carried the current value replaces it as usual.
+        let current = ClosureTransport { _ in
+            AuthResponse(status: .ok, headerFields: [.setCookie: "session=rotated; Path=/"])
+        }
+        _ = try await middleware.intercept(try AuthRequest(method: .get, url: start), next: { try await current.send($0) })
+        #expect(jar.cookies(for: start).first { $0.name == "session" }?.value == "rotated")
+    }
+
     @Test func callerCookieHeaderIsKeptAndWinsOnNames() async throws {
         let server = TwoOriginServer()
         let jar = CookieJar(now: clock.now)

@@ -172,8 +172,23 @@ import Testing
             csrf: .init(cookieName: "csrf_refresh_token", headerName: HTTPField.Name("X-CSRF-TOKEN")!))
     }
 
-    /// Sources/AuthCookie/Session/CookieSessionStrategy.swift:21
-    static func AuthCookie_Session_CookieSessionStrategy_21() async throws {
+    /// Sources/AuthCookie/Session/CookieSessionStrategy+SessionEnd.swift:16
+    static func AuthCookie_Session_CookieSessionStrategy_SessionEnd_16() async throws {
+        let sessionEnd = CookieSessionStrategy.SessionEnd.standard.adding { response in
+            response.status.code == 419  // Laravel's "page expired"
+        }
+    }
+
+    /// Sources/AuthCookie/Session/CookieSessionStrategy+SignIn.swift:14
+    static func AuthCookie_Session_CookieSessionStrategy_SignIn_14() async throws {
+        let django = CookieSessionStrategy.Login.django(url: URL(string: "https://app.example.com/accounts/login/")!)
+        let flask = CookieSessionStrategy.Login.flaskWTF(url: URL(string: "https://app.example.com/login")!)
+        let rails = CookieSessionStrategy.Login.railsForm(url: URL(string: "https://app.example.com/session")!, usernameField: "session[email]", passwordField: "session[password]")
+        let fastAPI = CookieSessionStrategy.Login.fastAPIUsers(url: URL(string: "https://api.example.com/auth/cookie/login")!)
+    }
+
+    /// Sources/AuthCookie/Session/CookieSessionStrategy.swift:22
+    static func AuthCookie_Session_CookieSessionStrategy_22() async throws {
         container.useCookies()
         let strategy = container.cookieSessionStrategy(
             for: alice, allowedHosts: AllowedHosts(["app.example.com"]),
@@ -650,6 +665,12 @@ import Testing
         try await aliceClient.signIn(tokens)
     }
 
+    /// Sources/AuthOAuth2/PasswordGrant/OAuth2TokenEndpoint+PasswordGrant.swift:12
+    static func AuthOAuth2_PasswordGrant_OAuth2TokenEndpoint_PasswordGrant_12() async throws {
+        let endpoint = OAuth2TokenEndpoint(url: tokenURL, clientID: "cli", transport: transport)
+        try await client.signIn(try await endpoint.passwordGrant(username: "alice", password: password))
+    }
+
     /// Sources/AuthOAuth2/Provider/AuthorizationServerMetadata.swift:7
     static func AuthOAuth2_Provider_AuthorizationServerMetadata_7() async throws {
         let metadata = AuthorizationServerMetadata(
@@ -1077,6 +1098,15 @@ import Testing
     static func AuthURLSession_URLSessionTransport_13() async throws {
         let container = AuthContainer()
         container.useURLSession(URLSessionTransport())
+    }
+
+    /// Sources/AuthCookie/Documentation.docc/AuthCookie.md:24
+    static func AuthCookie_Documentation_docc_AuthCookie_24() async throws {
+        container.useCookies()
+        let strategy = container.cookieSessionStrategy(
+            for: alice, allowedHosts: AllowedHosts(["app.example.com"]),
+            login: .django(url: URL(string: "https://app.example.com/accounts/login/")!, keepsPasswordForReLogin: true),
+            csrf: .django)
     }
 
     /// Sources/AuthCore/Documentation.docc/AuthCore.md:16

@@ -135,12 +135,14 @@ import Testing
         }
     }
 
-    @Test func wrongPasswordAsksForANewSignInAndCountsNoLogin() async throws {
+    /// Issue 51: a refused sign-in is `invalidCredentials`, at once (it was
+    /// `reauthenticationRequired`, which tells an app to show the sign-in it just showed).
+    @Test func wrongPasswordIsInvalidCredentialsAndCountsNoLogin() async throws {
         try await Harness.run { h in
             try await h.register("alice")
             let container = h.cookieContainer()
             let strategy = container.cookieSessionStrategy(for: AccountKey(namespace: "cookies", account: "alice"), allowedHosts: h.hosts, login: h.cookieLogin())
-            await #expect { try await strategy.signIn(username: "alice", password: "wrong") } throws: { ($0 as? AuthError)?.code == .reauthenticationRequired }
+            await #expect { try await strategy.signIn(username: "alice", password: "wrong") } throws: { ($0 as? AuthError)?.code == .invalidCredentials }
             #expect(h.server.counters.count("sessionLogins") == 0)
             #expect(strategy.jar.allCookies.isEmpty)
         }

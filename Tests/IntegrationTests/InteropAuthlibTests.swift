@@ -1,5 +1,6 @@
 import AuthCore
 import AuthHTTPClient
+import AuthOAuth2
 import Foundation
 import HTTPTypes
 import Testing
@@ -38,12 +39,27 @@ struct InteropAuthlibTests {
         }
     }
 
+    /// Issue 51: a wrong password at the token endpoint surfaced as `renewalFailed` (Authlib
+    /// answers `invalid_request` "Invalid 'username' or 'password' in request."); it is
+    /// `invalidCredentials`, and the right one still signs in.
+    @Test func aWrongPasswordAtThePasswordGrantIsInvalidCredentials() async throws {
+        try await InteropPeer.run("authlib_server.py") { peer in
+            try await HTTPClientTransport.withTransport { transport in
+                let endpoint = OAuth2TokenEndpoint(url: peer.url("oauth/token"), clientID: Self.clientID, transport: transport)
+                let error = await #expect(throws: AuthError.self) { try await endpoint.passwordGrant(username: "alice", password: "wrong horse") }
+                #expect(error?.code == .invalidCredentials)
+                #expect(error?.message.contains("wrong horse") == false)
+                let tokens = try await endpoint.passwordGrant(username: "alice", password: InteropFlaskJWTTests.password)
+                #expect(!tokens.accessToken.reveal.isEmpty)
+                let counters = try await peer.counters(transport)
+                #expect(counters["password_grants"] == 1)  // the refused one issued nothing
+            }
+        }
+    }
+
     /// The first tokens: the password grant (RFC 6749 §4.3) for the public client.
     static func passwordGrant(_ username: String, peer: InteropPeer, transport: any Transport) async throws -> BearerTokenSet {
-        let form = ["grant_type=password", "username=\(username)", "password=correct%20horse%20battery%20staple", "client_id=\(clientID)"]
-        let request = try AuthRequest(method: .post, url: peer.url("oauth/token"), headerFields: [.contentType: "application/x-www-form-urlencoded"], body: Data(form.joined(separator: "&").utf8))
-        let response = try await transport.send(request)
-        try #require(response.status.code == 200)
-        return try TokenResponse.parse(response.body).tokenSet(issuedAt: TokenResponse.issuedAt(response, fallback: Date()))
+        try await OAuth2TokenEndpoint(url: peer.url("oauth/token"), clientID: clientID, transport: transport)
+            .passwordGrant(username: username, password: InteropFlaskJWTTests.password)
     }
 }

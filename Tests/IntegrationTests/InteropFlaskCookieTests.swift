@@ -17,7 +17,7 @@ struct InteropFlaskCookieTests {
     @Test func hundredConcurrentPostsAcrossAnExpiryRefreshTheCookieOnce() async throws {
         try await InteropPeer.run("flask_jwt_server.py", accessSeconds: 2) { peer in
             try await HTTPClientTransport.withTransport { transport in
-                let alice = try await Self.signedIn("alice", peer: peer, container: Self.container(transport))
+                let alice = try await Self.signedIn("alice", peer: peer, container: InteropPeer.cookieContainer(transport))
                 #expect(try await alice.json(Note.self, .post, peer.url("api/notes"), body: Note.body(0), headerFields: Note.json).username == "alice")
 
                 try await Task.sleep(for: .milliseconds(2500))  // past the 2 s access-token lifetime
@@ -42,7 +42,7 @@ struct InteropFlaskCookieTests {
     @Test func secureCookiesFromALoopbackServerAreKeptAndSent() async throws {
         try await InteropPeer.run("flask_jwt_server.py", accessSeconds: 60, arguments: ["--secure-cookies"]) { peer in
             try await HTTPClientTransport.withTransport { transport in
-                let alice = try await Self.signedIn("alice", peer: peer, container: Self.container(transport))
+                let alice = try await Self.signedIn("alice", peer: peer, container: InteropPeer.cookieContainer(transport))
                 #expect(try await alice.json(Note.self, .post, peer.url("api/notes"), body: Note.body(1), headerFields: Note.json).username == "alice")
             }
         }
@@ -52,12 +52,12 @@ struct InteropFlaskCookieTests {
         try await InteropPeer.run("flask_jwt_server.py", accessSeconds: 60) { peer in
             try await HTTPClientTransport.withTransport { transport in
                 let store = InMemoryCredentialStore()
-                let first = Self.container(transport, store: store)
+                let first = InteropPeer.cookieContainer(transport, store: store)
                 let alice = try await Self.signedIn("alice", peer: peer, container: first)
                 // A second container (clients of one container share one session) on the same
                 // store and cookie jars, whose strategy sends no CSRF header. flask-jwt-extended's
                 // cookies are session cookies, so they are shared, not saved and restored.
-                let other = Self.container(transport, store: store)
+                let other = InteropPeer.cookieContainer(transport, store: store)
                 other.override(CookieJarsKey.self, with: first[CookieJarsKey.self])
                 let strategy = other.cookieSessionStrategy(
                     for: alice.account, allowedHosts: AllowedHosts(origin: peer.base),
@@ -81,15 +81,6 @@ struct InteropFlaskCookieTests {
     /// The refresh endpoint and its CSRF pair.
     static func refresh(_ peer: InteropPeer) -> CookieSessionStrategy.Refresh {
         .init(url: peer.url("refresh"), csrf: .init(cookieName: "csrf_refresh_token", headerName: csrfHeader))
-    }
-
-    /// A container with cookies over `store`.
-    static func container(_ transport: HTTPClientTransport, store: any CredentialStore = InMemoryCredentialStore()) -> AuthContainer {
-        let container = AuthContainer()
-        container.useHTTPClient(transport)
-        container.override(CredentialStoreKey.self, with: store)
-        container.useCookies()
-        return container
     }
 
     /// A client of `username` on `container`, signed in through `/login`.

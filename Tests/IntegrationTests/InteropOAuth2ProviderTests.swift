@@ -36,11 +36,11 @@ struct InteropOAuth2ProviderTests {
         }
     }
 
-    /// Issue 51: `svc-spaced`'s secret holds a space, `+`, `&`, `=` and `%`; Authlib decodes Basic
+    /// Issue 51: `svc-spaced`'s secret holds a space, `+`, `&`, `=`, `%`, `:` and `/`; Authlib decodes Basic
     /// credentials with percent-decoding only, so a space sent as `+` was refused.
     @Test(arguments: [
         ("svc-basic", OAuth2ClientAuthentication.clientSecretBasic(secret: Secret("svc-basic-s3cret"))),
-        ("svc-spaced", .clientSecretBasic(secret: Secret("a secret with spaces+plus&amp=%"))),
+        ("svc-spaced", .clientSecretBasic(secret: Secret("a secret with spaces+plus&amp=%:colon/slash"))),
         ("svc-post", .clientSecretPost(secret: Secret("svc-post-s3cret"))),
     ])
     func clientCredentialsRenewOncePerExpiryForFiftyConcurrentRequests(clientID: String, authentication: OAuth2ClientAuthentication) async throws {

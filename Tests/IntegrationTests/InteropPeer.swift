@@ -1,3 +1,4 @@
+import AuthCookie
 import AuthCore
 import AuthHTTPClient
 import Foundation
@@ -177,6 +178,17 @@ extension InteropPeer {
         let refresher = OAuth2RefreshTokenRefresher(tokenEndpoint: url("oauth/token"), clientID: "interop-tests", transport: transport)
         let strategy = BearerStrategy(allowedHosts: AllowedHosts(origin: base), refresher: refresher)
         return container.makeClient(for: AccountKey(namespace: "interop", account: username), strategy: strategy)
+    }
+}
+
+extension InteropPeer {
+    /// A container on `transport` with cookies (``/AuthCookie/AuthContainer/useCookies(configuration:)``) over `store`.
+    static func cookieContainer(_ transport: HTTPClientTransport, store: any CredentialStore = InMemoryCredentialStore()) -> AuthContainer {
+        let container = AuthContainer()
+        container.useHTTPClient(transport)
+        container.override(CredentialStoreKey.self, with: store)
+        container.useCookies()
+        return container
     }
 }
 

@@ -90,13 +90,15 @@ extension AuthContainer {
     ///   - login: The login endpoint.
     ///   - csrf: The CSRF double-submit configuration of ordinary requests, if the server uses one.
     ///   - refresh: The refresh endpoint, when the server renews sessions with a refresh cookie.
+    ///   - sessionEnd: Which answers mean that the session ended.
     public func cookieSessionStrategy(
         for account: AccountKey, allowedHosts: AllowedHosts, login: CookieSessionStrategy.Login,
-        csrf: CookieSessionStrategy.CSRF? = .init(), refresh: CookieSessionStrategy.Refresh? = nil
+        csrf: CookieSessionStrategy.CSRF? = .init(), refresh: CookieSessionStrategy.Refresh? = nil,
+        sessionEnd: CookieSessionStrategy.SessionEnd = .standard
     ) -> CookieSessionStrategy {
         let jars = self[CookieJarsKey.self]
         return CookieSessionStrategy(
-            allowedHosts: allowedHosts, jar: jars.jar(for: account), login: login, csrf: csrf, refresh: refresh,
+            allowedHosts: allowedHosts, jar: jars.jar(for: account), login: login, csrf: csrf, refresh: refresh, sessionEnd: sessionEnd,
             transport: self[TransportKey.self], jarStore: jars.jarStore(for: account, in: self[CredentialStoreKey.self]),
             clock: self[ClockKey.self])
     }

@@ -18,6 +18,10 @@ import HTTPTypes
 /// A `Cookie` header the caller set is kept: the jar's cookies are appended to it, except those
 /// whose name the caller's header already has (the caller's value wins).
 ///
+/// An answer never overwrites a cookie whose value changed after its request was sent: a late
+/// answer to a request sent with the old session does not undo a sign-in that happened
+/// meanwhile.
+///
 /// With a ``CookieJarStore``, the jar is saved after every response that changed it. A failed
 /// save does not fail the request; it is passed to `onSaveError`.
 ///
@@ -48,16 +52,46 @@ public struct CookieMiddleware: Middleware {
     public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
         guard let url = request.url else { return try await next(request) }
         var request = request
-        if let header = cookieHeader(for: url, caller: request.head.headerFields[.cookie]) {
-            request.head.headerFields[.cookie] = header
-        }
+        let sent = cookieHeader(for: url, caller: request.head.headerFields[.cookie])
+        if let sent { request.head.headerFields[.cookie] = sent }
         let generation = jar.generation
         let response = try await next(request)
-        jar.setCookies(from: response, for: url)
+        let values = response.head.headerFields[values: .setCookie]
+        if !values.isEmpty { jar.setCookies(fromHeaderValues: notOvertaken(values, sent: sent, url: url), for: url) }
         if let store, jar.generation != generation {
             do { try await store.save(jar) } catch { onSaveError(error) }
         }
         return response
+    }
+
+    /// The `Set-Cookie` values of an answer that may be stored: all but those that would replace
+    /// a cookie the request carried whose value the jar has changed since it was sent.
+    ///
+    /// Such an answer is late: a sign-in, or another answer, set a newer value meanwhile. A
+    /// request that left with the old session and comes back with "signed out" (a login
+    /// redirect that sets an anonymous session cookie, as Flask does) must not undo the sign-in
+    /// that happened while it was on the wire. A cookie the jar no longer holds is stored.
+    private func notOvertaken(_ values: [String], sent: String?, url: URL) -> [String] {
+        guard let sent else { return values }
+        let carried = Self.pairs(sent)
+        var held: [String: String]?
+        return values.filter { value in
+            guard let name = SetCookie(parsing: value)?.name, let was = carried[name] else { return true }
+            if held == nil { held = Dictionary(jar.cookies(for: url).map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }) }
+            guard let now = held?[name] else { return true }
+            return now == was
+        }
+    }
+
+    /// The name-value pairs of a `Cookie` header; the first of a repeated name.
+    private static func pairs(_ header: String) -> [String: String] {
+        var pairs: [String: String] = [:]
+        for pair in header.split(separator: ";") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = parts[0].trimmingCharacters(in: .whitespaces)
+            if pairs[name] == nil { pairs[name] = parts.count > 1 ? String(parts[1]) : "" }
+        }
+        return pairs
     }
 
     /// The jar's header, or the caller's header followed by the jar's cookies whose names it lacks.

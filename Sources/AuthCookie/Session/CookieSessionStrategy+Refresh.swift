@@ -58,18 +58,4 @@ extension CookieSessionStrategy {
             throw AuthError(code: .renewalFailed, message: "the refresh endpoint answered \(status)", status: status)
         }
     }
-
-    /// Whether a refusal names CSRF where a server states an error: in `WWW-Authenticate`, or in
-    /// a JSON error body (`{"msg": "Missing CSRF token"}`, as flask-jwt-extended answers). An
-    /// HTML page that merely holds a CSRF field (a login page answering an ended session) does
-    /// not count: that session is renewed as usual.
-    static func mentionsCSRF(_ response: AuthResponse) -> Bool {
-        if let challenge = response.head.headerFields[.wwwAuthenticate], challenge.range(of: "csrf", options: .caseInsensitive) != nil {
-            return true
-        }
-        let body = response.body.prefix(4096)
-        let isJSON = response.head.headerFields[.contentType]?.range(of: "json", options: .caseInsensitive) != nil
-            || body.first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\t") && $0 != UInt8(ascii: "\r") }) == UInt8(ascii: "{")
-        return isJSON && String(decoding: body, as: UTF8.self).range(of: "csrf", options: .caseInsensitive) != nil
-    }
 }

@@ -26,8 +26,12 @@ public struct BearerStrategy: AuthStrategy {
     }
 
     /// A 401, unless its `WWW-Authenticate` challenge names another scheme than Bearer (a
-    /// rejected request signature, say), which a new token would not fix.
+    /// rejected request signature, say), which a new token would not fix; or a 403 whose
+    /// challenge says `error="invalid_token"`: RFC 6750 §3.1 asks for 401, but servers answer a
+    /// revoked or expired token with 403 too (django-oauth-toolkit does). A 403 for
+    /// `insufficient_scope` is an ordinary refusal: a renewed token has the same scope.
     public func isAuthenticationFailure(_ response: AuthResponse, for request: AuthRequest) -> Bool {
+        if response.status == .forbidden { return response.hasInvalidTokenChallenge }
         guard response.status == .unauthorized else { return false }
         guard let challenge = response.head.headerFields[.wwwAuthenticate] else { return true }
         return challenge.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("bearer") }
@@ -40,6 +44,16 @@ public struct BearerStrategy: AuthStrategy {
     public func renew(_ credential: BearerTokenSet?, context: RenewalContext) async throws -> BearerTokenSet {
         guard let credential else { throw AuthError.notSignedIn(context.account) }
         return try await refresher.refresh(credential)
+    }
+}
+
+extension AuthResponse {
+    /// Whether the answer's `WWW-Authenticate` says `error="invalid_token"` (RFC 6750 §3.1; the
+    /// value quoted or not, the name in any case): the token is expired, revoked or malformed,
+    /// and a renewed one may pass.
+    package var hasInvalidTokenChallenge: Bool {
+        guard let challenge = head.headerFields[.wwwAuthenticate] else { return false }
+        return challenge.firstMatch(of: /(?i)(^|[\s,])error\s*=\s*"?invalid_token"?(\s|,|$)/) != nil
     }
 }
 
