@@ -91,6 +91,22 @@ import Testing
         #expect(jar.allCookies.map(\.domain) == ["b.com", "c.com", "d.com"])
     }
 
+    /// Issue 52: past the total limit the jar purges a tenth at once (Chromium's rule) instead
+    /// of scanning every cookie for each one stored (20,000 hosts took 158 s). The newest stay.
+    @Test func twentyThousandHostsKeepTheNewestWithinTheLimit() throws {
+        let jar = CookieJar(configuration: .init(maxTotalCookies: 3_000), now: clock.now)
+        for host in 0..<20_000 {
+            try jar.setCookie(fromHeaderValue: "sid=\(host)", for: url("https://h\(host).example.com/"))
+            clock.advance(by: 1)
+        }
+        #expect(jar.count <= 3_000)
+        #expect(jar.count >= CookieStorage.purgeTarget(for: 3_000))
+        let kept = Set(jar.allCookies.map(\.domain))
+        #expect(kept.contains("h19999.example.com"))
+        #expect((19_999 - CookieStorage.purgeTarget(for: 3_000) + 1...19_999).allSatisfy { kept.contains("h\($0).example.com") })
+        #expect(!kept.contains("h0.example.com"))
+    }
+
     @Test func oversizeCookieIsIgnoredAndEvictsNothing() throws {
         let jar = CookieJar(configuration: .init(maxCookiesPerDomain: 1), now: clock.now)
         try jar.setCookie(fromHeaderValue: "keep=1", for: origin)

@@ -3,6 +3,9 @@
 //
 // Target: `CookieJar.cookieHeader(for:)` median ≤ 5 µs. The subject also runs the dictionary
 // lookup in the same iteration (paired metrics).
+//
+// Also (issue 52): 20,000 hosts × 1 cookie stored into a jar with the default limits (3,000
+// cookies), which evicts past the limit; target under one second.
 import AuthCookie
 import Benchmark
 import BenchmarkSupport
@@ -63,6 +66,21 @@ let benchmarks: @Sendable () -> Void = {
         }
     } setup: {
         (try makeJar(), makeTable())
+    }
+
+    var filling = Benchmark.Configuration.suite(.milliseconds, scaling: .one, warmup: 1, maxDuration: .seconds(20), maxIterations: 10)
+    filling.metrics = [.wallClock, .cpuTotal, .peakMemoryResident]
+    Benchmark("20,000 hosts × 1 cookie into a default jar (3,000 limit)", configuration: filling) { benchmark, urls in
+        for _ in benchmark.scaledIterations {
+            let jar = AuthCookie.CookieJar()
+            for url in urls {
+                _ = jar.setCookies(fromHeaderValues: ["sid=0123456789abcdef; Path=/; Max-Age=86400"], for: url)
+            }
+            guard jar.count <= 3_000 else { throw BenchmarkSetupError("the jar holds \(jar.count) cookies, over its limit") }
+            blackHole(jar)
+        }
+    } setup: {
+        try (0..<20_000).map { try BenchmarkSupport.url("https://h\($0).example.com/") }
     }
 
     Benchmark("dictionary lookup of the host (baseline)", configuration: configuration) { benchmark, table in

@@ -15,7 +15,8 @@ public struct CookieJarConfiguration: Sendable, Hashable {
     /// are ignored. Default 4096.
     public var maxCookieSize: Int
     /// The most cookies in the jar; storing one more evicts expired cookies, then the least
-    /// recently accessed anywhere. Default 3000.
+    /// recently accessed anywhere, down to a tenth below the limit (as Chromium does), so that
+    /// a full jar does not pay for an eviction on every cookie. Default 3000.
     public var maxTotalCookies: Int
     /// Whether a ``CookieJarSnapshot`` (and so a saved jar) includes session cookies, those
     /// without `Expires` or `Max-Age`. Default false: like a browser, a reload ends the session.

@@ -74,21 +74,33 @@ struct CookieStorage {
         count -= before - bucket.count
     }
 
+    /// Over the total limit: removes the expired cookies, then, if still over, the least
+    /// recently accessed ones down to ``purgeTarget(for:)``, in one sort.
+    ///
+    /// Evicting a tenth below the limit at once (as Chromium does: 3,300 down to 3,000) makes the
+    /// limit cost amortised O(log n) per stored cookie: the next purge comes only after that
+    /// many more cookies. Evicting one at a time meant a scan of the whole jar per cookie
+    /// (20,000 hosts × 1 cookie took minutes).
     private mutating func evictGlobally(downTo limit: Int, now: Date) {
         removeExpired(now: now)
-        while count > limit {
-            var oldest: (key: DomainKey, index: Int, cookie: Cookie)?
-            for (key, bucket) in buckets {
-                for (index, cookie) in bucket.enumerated()
-                where oldest.map({ Cookie.evictionOrder(cookie, $0.cookie) }) ?? true {
-                    oldest = (key, index, cookie)
-                }
-            }
-            guard let oldest else { return }
-            buckets[oldest.key]?.remove(at: oldest.index)
-            if buckets[oldest.key]?.isEmpty == true { buckets[oldest.key] = nil }
-            count -= 1
-            generation &+= 1
+        guard count > limit else { return }
+        let target = Self.purgeTarget(for: limit)
+        var candidates: [Cookie] = []
+        candidates.reserveCapacity(count)
+        for bucket in buckets.values { candidates.append(contentsOf: bucket) }
+        candidates.sort(by: Cookie.evictionOrder)
+        let victims = Set(candidates.prefix(count - target).map(\.identity))
+        for key in Array(buckets.keys) {
+            guard let bucket = buckets[key], bucket.contains(where: { victims.contains($0.identity) }) else { continue }
+            let kept = bucket.filter { !victims.contains($0.identity) }
+            count -= bucket.count - kept.count
+            buckets[key] = kept.isEmpty ? nil : kept
         }
+        generation &+= 1
+    }
+
+    /// How many cookies a purge of the total limit leaves: a tenth below the limit.
+    static func purgeTarget(for limit: Int) -> Int {
+        limit - limit / 10
     }
 }
