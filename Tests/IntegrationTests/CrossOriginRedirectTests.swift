@@ -60,6 +60,45 @@ import Testing
     }
 }
 
+extension CrossOriginRedirectTests {
+    /// Issue 52: a header the caller added by hand and marked nothing (`X-Custom-Key`) went to
+    /// the new origin of a redirect, as in browsers. Only the safelist (and what the request names
+    /// as safe for every origin) follows a hop to another origin; the same origin keeps all.
+    @Test(arguments: [307, 302])
+    func onlySafelistedHeadersFollowAHopToAnotherOrigin(status: Int) async throws {
+        try await Harness.run { h in
+            try await AuthTestServer.withRunning(configuration: .init(host: "127.0.0.2")) { other in
+                let port = try #require(other.baseURL.port)
+                let client = h.container().makeClient(for: AccountKey(namespace: "origins", account: "custom"), strategy: APIKeyHeaderStrategy(allowedHosts: h.hosts))
+                try await client.signIn(APIKeyHeaderCredential(headerName: "X-Service-Token", key: "svc-header-k3y"))
+                let fields: HTTPFields = [
+                    .accept: "application/json", .contentType: "application/json", HTTPField.Name("X-Custom-Key")!: "hand-made-k3y",
+                    HTTPField.Name("traceparent")!: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+                    HTTPField.Name("X-Request-Tag")!: "portable",
+                ]
+                var options = RequestOptions()
+                options.headersForEveryOrigin = ["x-request-tag"]
+                let path = "/echo/custom/\(status)"
+                h.server.faults.inject(.redirect(to: "http://127.0.0.2:\(port)\(path)", status: status), path: path)
+                let response = try await client.send(.post, h.url(String(path.dropFirst())), headerFields: fields, body: Data("{}".utf8), options: options)
+                #expect(response.status == .ok)
+                let foreign = other.counters.lastHeaders(path: path)
+                #expect(foreign["accept"] == "application/json")
+                #expect(foreign["traceparent"] != nil)
+                #expect(foreign["x-request-tag"] == "portable")
+                #expect(foreign["x-custom-key"] == nil)
+                #expect(foreign["x-service-token"] == nil)
+                if status == 307 { #expect(foreign["content-type"] == "application/json") }  // the body follows a 307 only
+
+                let same = "/echo/custom/\(status)/same", landing = same + "-landing"
+                h.server.faults.inject(.redirect(to: landing, status: status), path: same)
+                _ = try await client.send(.get, h.url(String(same.dropFirst())), headerFields: fields)
+                #expect(h.server.counters.lastHeaders(path: landing)["x-custom-key"] == "hand-made-k3y")
+            }
+        }
+    }
+}
+
 extension AuthEvent {
     /// The origin of a ``AuthEvent/credentialWithheld(_:)`` event.
     var withheldOrigin: String? { withheld?.origin }

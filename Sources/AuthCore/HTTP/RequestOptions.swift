@@ -9,6 +9,10 @@ public struct RequestOptions: Sendable, Equatable {
     /// ``SecretFieldNames/standard``: logs and mirrors redact them, and a hop to another origin drops
     /// them. Credentials that write under names of their own add them here when they authorize.
     public var secretFields: SecretFieldNames
+    /// Header fields of this request that may follow a redirect to another origin although
+    /// they are not on ``RedirectMiddleware/crossOriginSafelist`` (canonical, lower-case names).
+    /// Only for headers that hold nothing an origin may not see.
+    public var headersForEveryOrigin: Set<String> = []
     /// Set by ``RedirectMiddleware`` on a hop from https to http: no credential goes on this
     /// request, nor on a later hop over plain http (see ``CredentialScope``).
     var downgradedByRedirect = false

@@ -4,9 +4,12 @@ public import HTTPTypes
 /// Follows 301, 302, 303, 307 and 308 redirects up to a hop limit.
 ///
 /// 303 becomes GET (and 301/302 after a POST, as browsers do), dropping the body. On a hop to
-/// another origin, or from https to http, credentials are stripped: every field and query item
-/// of ``SecretFieldNames/standard``, of the names given here, and of the names the request marks
-/// (each credential, signer and secret header marks what it writes). What runs inside this
+/// another origin, or from https to http, only the headers of ``crossOriginSafelist`` (content
+/// negotiation, body framing, caching, tracing, user agent) and those the request names in
+/// ``RequestOptions/headersForEveryOrigin`` carry over: a header a caller added by hand
+/// (`X-Api-Key`, `X-Service-Token`) stays with its origin even when nothing marked it secret,
+/// which browsers do not promise. Query items of ``SecretFieldNames/standard``, of the names
+/// given here, and of the names the request marks are stripped too. What runs inside this
 /// middleware sees each hop and puts its secret on it only if the hop's origin is one of its own
 /// (``CredentialScope``): together, no order of middlewares sends a credential to an origin its
 /// configuration does not allow.
@@ -31,6 +34,14 @@ public struct RedirectMiddleware: Middleware {
     public init(maxHops: Int = 10, extraSensitiveHeaders: [HTTPField.Name], sensitiveQueryItems: Set<String> = []) {
         self.init(maxHops: maxHops, secretFields: SecretFieldNames(headers: extraSensitiveHeaders.map(\.canonicalName), queryItems: sensitiveQueryItems))
     }
+
+    /// The header fields (canonical names) that follow a redirect to another origin: content
+    /// negotiation, body framing, caching directives, tracing and the user agent. None of them
+    /// holds a credential; every other field stays with the origin it was set for.
+    public static let crossOriginSafelist: Set<String> = [
+        "accept", "accept-language", "accept-encoding", "content-type", "content-length", "content-encoding",
+        "content-language", "transfer-encoding", "cache-control", "pragma", "user-agent", "traceparent", "tracestate",
+    ]
 
     /// Sends `request`, and each request its redirects lead to, up to ``maxHops``.
     public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
@@ -75,7 +86,10 @@ public struct RedirectMiddleware: Middleware {
         if downgrades { next.options.downgradedByRedirect = true }
         if from == nil || from != to || downgrades {
             let secrets = secretFields.union(request.options.secretFields)
-            next.head.headerFields = HTTPFields(next.head.headerFields.filter { !secrets.containsHeader($0.name.canonicalName) })
+            let carried = Self.crossOriginSafelist.union(request.options.headersForEveryOrigin)
+            next.head.headerFields = HTTPFields(next.head.headerFields.filter {
+                carried.contains($0.name.canonicalName) && !secrets.containsHeader($0.name.canonicalName)
+            })
             next.head.path = QueryItems.removing(secrets.queryItemNames, from: next.head.path ?? "/")
             next.options.secretFields = SecretFieldNames()
         }

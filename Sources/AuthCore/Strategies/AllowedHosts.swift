@@ -10,6 +10,11 @@ public import Foundation
 /// over http for local development and tests. A request whose authority is not a plain
 /// `host[:port]` (userinfo, percent-escapes, stray `?#/@\`) is never allowed: see ``Origin``.
 ///
+/// A redirect to an origin outside the credential's hosts gets no credential; and on any hop to
+/// another origin, only the headers of ``RedirectMiddleware/crossOriginSafelist`` carry over
+/// (plus those a request names in ``RequestOptions/headersForEveryOrigin``): a key a caller added
+/// by hand as an ordinary header does not follow either.
+///
 /// ```swift
 /// let hosts = AllowedHosts(["api.example.com", "*.example.com"])
 /// let local = AllowedHosts(origin: URL(string: "http://127.0.0.1:8080")!)
