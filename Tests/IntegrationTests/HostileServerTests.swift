@@ -37,6 +37,26 @@ import Testing
         }
     }
 
+    /// Issue 52: a `DPoP` token when no DPoP binding was asked for was accepted, and the next
+    /// request would have sent `Authorization: DPoP <token>` without a proof; an unknown type
+    /// too. Only Bearer (in any case) is used without a binding (RFC 6749 §7.1).
+    @Test(arguments: [("DPoP", false), ("mac", false), ("N_A", false), ("bearer", true), ("BEARER", true)])
+    func aTokenOfATypeTheClientCannotUseIsRefused(tokenType: String, accepted: Bool) async throws {
+        try await Harness.run { h in
+            h.server.faults.inject(.response(status: 200, headers: ["Content-Type": "application/json"], body: #"{"access_token":"a","expires_in":300,"token_type":"\#(tokenType)"}"#), path: "/oauth/typed")
+            let endpoint = OAuth2TokenEndpoint(url: h.url("oauth/typed"), clientID: "t", transport: h.transport)
+            do {
+                let tokens = try await endpoint.requestTokens([("grant_type", "client_credentials")])
+                #expect(accepted, "a \(tokenType) token was accepted")
+                #expect(tokens.tokenType == tokenType)
+            } catch let error as AuthError {
+                #expect(!accepted, "a \(tokenType) token was refused: \(error)")
+                #expect(error.code == .misconfigured)
+                #expect(error.message.contains(tokenType))
+            }
+        }
+    }
+
     /// A cacheable response whose `Expires` and `Date` hold a fifteen-digit year is stored as
     /// already stale, and the client goes on.
     @Test func aHugeExpiresThroughTheResponseCacheIsStale() async throws {

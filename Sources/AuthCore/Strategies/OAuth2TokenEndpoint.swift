@@ -128,10 +128,21 @@ public struct OAuth2TokenEndpoint: Sendable {
         let response = try await post(parameters, to: url)
         guard (200..<300).contains(response.status.code) else { throw Self.error(from: response) }
         let tokens = try TokenResponse.parse(response.body).tokenSet(issuedAt: TokenResponse.issuedAt(response, fallback: sent), previousRefreshToken: previousRefreshToken)
-        if let expected = binding?.boundTokenType, tokens.tokenType.lowercased() != expected.lowercased() {
-            throw AuthError(code: .misconfigured, message: "a \(expected)-bound token was asked for, but the server issued a \(tokens.tokenType) token; it is not used unbound")
-        }
+        try Self.checkTokenType(tokens.tokenType, expected: binding?.boundTokenType)
         return tokens
+    }
+
+    /// Accepts the issued `token_type` only when the client knows how to use it (RFC 6749 §7.1):
+    /// `Bearer` (in any case) without a binding, the binding's type (`DPoP`) with one. A `DPoP`
+    /// token used as a bearer token would go out without its proof; an unknown type, not at all.
+    static func checkTokenType(_ issued: String, expected bound: String?) throws {
+        let expected = bound ?? "Bearer"
+        guard issued.lowercased() != expected.lowercased() else { return }
+        let shown = String(issued.prefix(40).filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+        if bound != nil {
+            throw AuthError(code: .misconfigured, message: "a \(expected)-bound token was asked for, but the server issued a \(shown) token; it is not used unbound")
+        }
+        throw AuthError(code: .misconfigured, message: "the server issued a \(shown) token, which this client was not configured to use; only Bearer tokens are used without a binding (configure DPoP for DPoP tokens)")
     }
 
     /// Posts a form with the client's authentication to `endpoint` (the token endpoint, or the
