@@ -1,6 +1,7 @@
 import AuthCache
 import AuthCore
 import AuthHTTPClient
+import AuthOAuth2
 import AuthTestServer
 import AuthTesting
 import Foundation
@@ -54,6 +55,25 @@ import Testing
                 #expect(error.code == .misconfigured)
                 #expect(error.message.contains(tokenType))
             }
+        }
+    }
+
+    /// Issue 52: a device authorization answer whose `verification_uri` is plain http on another
+    /// host was accepted and would have been shown to the user; every endpoint is checked for
+    /// https (or loopback http), and so are the pages a user is sent to.
+    @Test(arguments: ["verification_uri", "verification_uri_complete"])
+    func aDeviceVerificationPageOverPlainHTTPIsRefused(field: String) async throws {
+        try await Harness.run { h in
+            let plain = "http://evil.example/device"
+            let page = field == "verification_uri" ? plain : "https://auth.example.com/device"
+            let complete = field == "verification_uri_complete" ? plain : "https://auth.example.com/device?c=1"
+            let body = #"{"device_code":"d","user_code":"U","expires_in":60,"interval":1,"verification_uri":"\#(page)","verification_uri_complete":"\#(complete)"}"#
+            h.server.faults.inject(.response(status: 200, headers: ["Content-Type": "application/json"], body: body), path: "/oauth2/device_authorization")
+            let metadata = AuthorizationServerMetadata(issuer: h.url(""), tokenEndpoint: h.url("oauth2/token"), deviceAuthorizationEndpoint: h.url("oauth2/device_authorization"))
+            let app = OAuth2Client(provider: OAuth2Provider(metadata: metadata), clientID: "app", transport: h.transport)
+            let error = await #expect(throws: AuthError.self) { try await app.startDeviceAuthorization(scopes: ["read"]) }
+            #expect(error?.code == .misconfigured)
+            #expect(error?.message.contains(field) == true)
         }
     }
 

@@ -14,7 +14,7 @@ extension OAuth2Client {
     /// let tokens = try await app.pollDeviceAuthorization(device)
     /// ```
     /// - Throws: `AuthError` `.misconfigured` when the provider has no device authorization
-    ///   endpoint, the endpoint's errors (see ``/AuthCore/OAuth2TokenEndpoint``), `.decoding`.
+    ///   endpoint or its `verification_uri` is not https (or http on loopback), the endpoint's errors (see ``/AuthCore/OAuth2TokenEndpoint``), `.decoding`.
     public func startDeviceAuthorization(scopes: [String], parameters: [(String, String)] = []) async throws -> DeviceAuthorization {
         let metadata = try await provider.metadata()
         guard let endpoint = metadata.deviceAuthorizationEndpoint else {
@@ -30,6 +30,8 @@ extension OAuth2Client {
         } catch {
             throw AuthError(code: .decoding, message: "the device authorization response is not the expected JSON: \(DecodingFailure(error))", status: response.status.code)
         }
+        try OAuth2Provider.checkScheme(of: answer.verification_uri, named: "verification_uri")
+        if let complete = answer.verification_uri_complete { try OAuth2Provider.checkScheme(of: complete, named: "verification_uri_complete") }
         let lifetime = min(max(answer.expires_in.isFinite ? answer.expires_in : 0, 0), 86_400)
         let interval = min(max(answer.interval.map { $0.isFinite ? $0 : 5 } ?? 5, 1), 3_600)
         return DeviceAuthorization(

@@ -119,11 +119,16 @@ public final class OAuth2Provider: Sendable {
             ("revocation_endpoint", metadata.revocationEndpoint), ("introspection_endpoint", metadata.introspectionEndpoint),
             ("device_authorization_endpoint", metadata.deviceAuthorizationEndpoint), ("jwks_uri", metadata.jwksURI), ("userinfo_endpoint", metadata.userinfoEndpoint),
         ]
-        for case let (name, url?) in named {
-            let scheme = url.scheme?.lowercased()
-            guard scheme == "https" || (scheme == "http" && Origin.isLoopback(host: url.host?.lowercased() ?? "")) else {
-                throw AuthError(code: .misconfigured, message: "the provider's \(name) is \(url.scheme ?? "no")-scheme \(url.host ?? ""): only https (or http on a loopback host) is used")
-            }
+        for case let (name, url?) in named { try checkScheme(of: url, named: name) }
+    }
+
+    /// Refuses a URL from the provider that is not https, or http on a loopback host: an
+    /// endpoint, or a page the user is sent to (a device grant's `verification_uri`), which a
+    /// network attacker could otherwise replace.
+    static func checkScheme(of url: URL, named name: String) throws {
+        let scheme = url.scheme?.lowercased()
+        guard scheme == "https" || (scheme == "http" && Origin.isLoopback(host: url.host?.lowercased() ?? "")) else {
+            throw AuthError(code: .misconfigured, message: "the provider's \(name) is \(url.scheme ?? "no")-scheme \(url.host ?? ""): only https (or http on a loopback host) is used")
         }
     }
 
