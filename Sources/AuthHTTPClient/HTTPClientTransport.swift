@@ -246,6 +246,7 @@ public final class HTTPClientTransport: Transport {
         // head comes. A distant one (an hour, before) sat behind the connection's own timers,
         // and finding it again cost about 2,000 instructions a request.
         let timeout = request.options.timeout.map(Self.timeAmount) ?? deadline
+        let maxResponseBytes = min(maxResponseBytes, request.options.maxResponseBytes ?? .max)
         do {
             // A request AsyncHTTPClient cannot take throws `AuthError`, rethrown as it is.
             let response = try await client.execute(try Self.outgoing(request), timeout: timeout)
@@ -267,6 +268,9 @@ public final class HTTPClientTransport: Transport {
             if Task.isCancelled { throw CancellationError() }
             let limit = request.options.timeout ?? responseHeadTimeout
             throw AuthError(code: .timeout, message: "\(request.head.method) \(request.origin?.description ?? "?"): no response within \(limit)")
+        } catch is NIOTooManyBytesError {
+            if Task.isCancelled { throw CancellationError() }
+            throw AuthError(code: .responseTooLarge, message: "\(request.head.method) \(request.origin?.description ?? "?"): the response body is larger than \(maxResponseBytes) bytes")
         } catch let error as BodyReadTimedOut {
             if Task.isCancelled { throw CancellationError() }
             throw AuthError(code: .timeout, message: "\(request.head.method) \(request.origin?.description ?? "?"): the response's body brought no bytes for \(error.timeout)")

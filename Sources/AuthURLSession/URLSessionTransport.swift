@@ -82,8 +82,9 @@ public final class URLSessionTransport: Transport {
         guard let http = response as? HTTPURLResponse else {
             throw AuthError.transport("\(request.head.method) \(request.origin?.description ?? "?"): the response is not HTTP")
         }
+        let maxResponseBytes = min(maxResponseBytes, request.options.maxResponseBytes ?? .max)
         guard data.count <= maxResponseBytes else {
-            throw AuthError.transport("\(request.head.method) \(request.origin?.description ?? "?"): the response body is larger than \(maxResponseBytes) bytes")
+            throw AuthError(code: .responseTooLarge, message: "\(request.head.method) \(request.origin?.description ?? "?"): the response body is larger than \(maxResponseBytes) bytes")
         }
         var fields = HTTPFields()
         for (name, value) in http.allHeaderFields {

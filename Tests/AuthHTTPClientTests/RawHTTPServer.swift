@@ -73,7 +73,8 @@ final class RawHTTPServer: @unchecked Sendable {
             }
             var data = [UInt8]()
             var buffer = [UInt8](repeating: 0, count: 4096)
-            while !data.ends(with: Array("\r\n\r\n".utf8)) {
+            // Up to the end of the head; a request body that came with it is read and ignored.
+            while !data.containsHeadEnd {
                 let count = read(connection, &buffer, buffer.count)
                 guard count > 0 else { break }
                 data += buffer[0..<count]
@@ -91,5 +92,10 @@ final class RawHTTPServer: @unchecked Sendable {
 }
 
 private extension Array where Element == UInt8 {
-    func ends(with suffix: [UInt8]) -> Bool { count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix }
+    /// Whether the bytes hold `\r\n\r\n`, the end of a request head.
+    var containsHeadEnd: Bool {
+        let end = Array("\r\n\r\n".utf8)
+        guard count >= end.count else { return false }
+        return (0...(count - end.count)).contains { self[$0..<($0 + end.count)].elementsEqual(end) }
+    }
 }

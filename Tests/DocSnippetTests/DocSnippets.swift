@@ -128,8 +128,8 @@ import Testing
         suffixes.registrableDomain(for: "www.ck")             // "www.ck" (rule !www.ck)
     }
 
-    /// Sources/AuthCookie/Middleware/CookieMiddleware.swift:24
-    static func AuthCookie_Middleware_CookieMiddleware_24() async throws {
+    /// Sources/AuthCookie/Middleware/CookieMiddleware.swift:28
+    static func AuthCookie_Middleware_CookieMiddleware_28() async throws {
         let jar = CookieJar()
         let cookies = CookieMiddleware(jar: jar, store: CookieJarStore(store: store, account: alice))
         let response = try await cookies.intercept(request, next: transport.send)
@@ -252,6 +252,13 @@ import Testing
         }
     }
 
+    /// Sources/AuthCore/HTTP/AnswerLimits.swift:9
+    static func AuthCore_HTTP_AnswerLimits_9() async throws {
+        var limits = AnswerLimits()
+        limits.deadline = .seconds(60)  // a token endpoint behind a slow gateway
+        let endpoint = OAuth2TokenEndpoint(url: tokenURL, clientID: "cli", transport: transport, limits: limits)
+    }
+
     /// Sources/AuthCore/HTTP/AuthRequest+Secrets.swift:10
     static func AuthCore_HTTP_AuthRequest_Secrets_10() async throws {
         var signed = request
@@ -334,8 +341,8 @@ import Testing
         let exists = try StoreDirectoryPolicy.checkEntry(atPath: directory + "/credentials.db")
     }
 
-    /// Sources/AuthCore/Strategies/AllowedHosts.swift:13
-    static func AuthCore_Strategies_AllowedHosts_13() async throws {
+    /// Sources/AuthCore/Strategies/AllowedHosts.swift:18
+    static func AuthCore_Strategies_AllowedHosts_18() async throws {
         let hosts = AllowedHosts(["api.example.com", "*.example.com"])
         let local = AllowedHosts(origin: URL(string: "http://127.0.0.1:8080")!)
     }

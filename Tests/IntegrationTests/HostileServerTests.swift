@@ -77,6 +77,27 @@ import Testing
         }
     }
 
+    /// Issue 52: a 503 with `Retry-After` from the token endpoint was neither honoured nor
+    /// surfaced. A short one is waited for and the grant tried once more; a long one is on the
+    /// error.
+    @Test func aTokenEndpointsRetryAfterIsHonouredWhenShortAndSurfacedWhenLong() async throws {
+        try await Harness.run { h in
+            try await h.register("carol")
+            let tokens = try await h.login("carol")
+            let refresher = OAuth2RefreshTokenRefresher(tokenEndpoint: h.url("auth/refresh"), clientID: "t", transport: h.transport)
+            h.server.faults.inject(.status(503, retryAfter: "1"), path: "/auth/refresh")
+            let renewed = try await refresher.refresh(tokens)
+            #expect(renewed.accessToken != tokens.accessToken)
+            #expect(h.server.counters.requests(path: "/auth/refresh") == 2)
+
+            h.server.faults.inject(.status(429, retryAfter: "120"), path: "/auth/refresh")
+            let error = await #expect(throws: AuthError.self) { try await refresher.refresh(renewed) }
+            #expect(error?.code == .renewalFailed)
+            #expect(error?.retryAfter == .seconds(120))
+            #expect(h.server.counters.requests(path: "/auth/refresh") == 3)
+        }
+    }
+
     /// A cacheable response whose `Expires` and `Date` hold a fifteen-digit year is stored as
     /// already stale, and the client goes on.
     @Test func aHugeExpiresThroughTheResponseCacheIsStale() async throws {

@@ -86,6 +86,26 @@ import Testing
         }
     }
 
+    /// Issue 52: a JWKS of 20,000 RSA keys was accepted (2 s, 121 MiB). A set over the key
+    /// limit (100 by default) is refused, as is one larger than the answer limit.
+    @Test func aKeySetOverTheLimitsIsRefused() async throws {
+        try await Harness.run { h in
+            let keys = try await Keys(), clock = ManualClock()
+            let one = try keys.jwks(["k-es"]).dropFirst(#"{"keys":["#.count).dropLast(2)
+            let many = #"{"keys":["# + Array(repeating: String(one), count: 101).joined(separator: ",") + "]}"
+            let app = Self.client(h, responses: [many], clock: clock)
+            let error = await #expect(throws: AuthError.self) { try await app.validateIDToken(keys.sign(Self.claims(clock), kid: "k-es"), nonce: "n-1") }
+            #expect(error?.code == .responseTooLarge)
+            #expect(error?.message.contains("101 keys") == true)
+
+            let huge = #"{"keys":[],"padding":""# + String(repeating: "x", count: 2 << 20) + #""}"#
+            let again = Self.client(h, responses: [huge], clock: clock)
+            let tooLarge = await #expect(throws: AuthError.self) { try await again.validateIDToken(keys.sign(Self.claims(clock), kid: "k-es"), nonce: "n-1") }
+            #expect(tooLarge?.code == .responseTooLarge)
+            #expect(tooLarge?.message.contains("key set") == true)
+        }
+    }
+
     @Test func everyCheckRefusesWhatItMust() async throws {
         try await Harness.run { h in
             let keys = try await Keys(), clock = ManualClock()

@@ -70,16 +70,20 @@ struct InteropDjangoTests {
         }
     }
 
+    /// Sessions of 4 s: long enough that a re-login's session outlives a slow burst on a loaded
+    /// machine (a session that ended again would rightly be `rejectedAfterRenewal`).
+    static let sessionSeconds = ["--session-seconds", "4"]
+
     /// Issue 51: 200 concurrent requests, half of them CSRF-protected POSTs, across the end of
     /// the session (`SESSION_COOKIE_AGE`): one re-login (GET form, POST with CSRF), every
     /// request answered 200. Django rotates `csrftoken` at that login: a POST that took the old
     /// token is retried with the new one.
     @Test func twoHundredConcurrentRequestsAcrossTheSessionAgeReLogInOnce() async throws {
-        try await InteropPeer.run("django_server.py", arguments: ["--session-seconds", "2"]) { peer in
+        try await InteropPeer.run("django_server.py", arguments: Self.sessionSeconds) { peer in
             try await HTTPClientTransport.withTransport { transport in
                 let alice = try await Self.signedIn("alice", peer: peer, transport: transport)
                 #expect(try await alice.json(PeerProfile.self, .get, peer.url("api/me")).username == "alice")
-                try await Task.sleep(for: .milliseconds(2500))
+                try await Task.sleep(for: .milliseconds(4500))
                 let statuses = try await concurrently(200) { index in
                     try await alice.send(index.isMultiple(of: 2) ? .get : .post, peer.url(index.isMultiple(of: 2) ? "api/me" : "api/notes")).status.code
                 }
@@ -97,11 +101,11 @@ struct InteropDjangoTests {
     /// 403 "Authentication credentials were not provided."; the strategy did not see an ended
     /// session and 200 of 200 requests failed. Now: one re-login, every request 200.
     @Test func anEndedSessionAtDjangoRESTFrameworkReLogsInOnce() async throws {
-        try await InteropPeer.run("django_server.py", arguments: ["--session-seconds", "2"]) { peer in
+        try await InteropPeer.run("django_server.py", arguments: Self.sessionSeconds) { peer in
             try await HTTPClientTransport.withTransport { transport in
                 let alice = try await Self.signedIn("alice", peer: peer, transport: transport)
                 #expect(try await alice.json(PeerProfile.self, .get, peer.url("drf/me")).username == "alice")
-                try await Task.sleep(for: .milliseconds(2500))
+                try await Task.sleep(for: .milliseconds(4500))
                 let statuses = try await concurrently(200) { index in
                     try await alice.send(index.isMultiple(of: 2) ? .get : .post, peer.url(index.isMultiple(of: 2) ? "drf/me" : "drf/notes")).status.code
                 }

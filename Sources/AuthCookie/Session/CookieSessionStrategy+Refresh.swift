@@ -47,7 +47,7 @@ extension CookieSessionStrategy {
             request.markSecret(header: csrf.headerName.canonicalName)
         }
         let cookies = CookieMiddleware(jar: jar, store: jarStore)
-        let response = try await cookies.intercept(request) { try await transport.send($0) }
+        let response = try await cookies.intercept(request) { [login] in try await transport.send($0, within: login.limits, reading: "the refresh endpoint") }
         let status = response.status.code
         switch status {
         case 200..<300:

@@ -43,6 +43,8 @@ extension CookieSessionStrategy {
         public var csrf: LoginCSRF?
         /// What answer counts as signed in.
         public var success: SignInSuccess
+        /// The bounds of each answer of the login page, login and refresh endpoints.
+        public var limits = AnswerLimits()
 
         /// Creates a login description.
         /// - Parameters:
@@ -261,7 +263,7 @@ extension CookieSessionStrategy {
         guard let url = request.url else { throw AuthError.invalidRequest("the sign-in request has no URL") }
         var request = request
         request.head.headerFields[.cookie] = jar.cookieHeader(for: url)
-        let response = try await transport.send(request)
+        let response = try await transport.send(request, within: login.limits, reading: "the login endpoint")
         var kept: [String] = []
         var refused: [CookieError] = []
         for header in response.head.headerFields[values: .setCookie] {

@@ -9,6 +9,11 @@ public struct RequestOptions: Sendable, Equatable {
     /// ``SecretFieldNames/standard``: logs and mirrors redact them, and a hop to another origin drops
     /// them. Credentials that write under names of their own add them here when they authorize.
     public var secretFields: SecretFieldNames
+    /// The largest response body this request reads, when it is smaller than the transport's own
+    /// limit; past it the transport stops reading and fails with `AuthError` code
+    /// `.responseTooLarge`. AuthKit's own reads (token endpoints, discovery, JWKS, sign-in) set
+    /// it from their ``AnswerLimits``.
+    public var maxResponseBytes: Int?
     /// Header fields of this request that may follow a redirect to another origin although
     /// they are not on ``RedirectMiddleware/crossOriginSafelist`` (canonical, lower-case names).
     /// Only for headers that hold nothing an origin may not see.

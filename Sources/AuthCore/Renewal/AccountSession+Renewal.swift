@@ -459,7 +459,7 @@ extension AccountSession {
             logger.warning("renewal failed", metadata: ["account": "\(account)", "error": "\(error)"])
             return .failure(error)
         }
-        let final = AuthError(code: authError.code, message: authError.message, account: account, status: authError.status, underlying: authError.underlying)
+        let final = AuthError(code: authError.code, message: authError.message, account: account, status: authError.status, responseBody: authError.responseBody, underlying: authError.underlying, retryAfter: authError.retryAfter)
         switch authError.code {
         case .reauthenticationRequired:
             record(final, rejected: rejected)

@@ -25,7 +25,7 @@ public struct GuestStrategy: AuthStrategy {
             var request = try AuthRequest(method: .post, url: endpoint)
             device.authorize(&request)
             request.head.headerFields[.accept] = "application/json"
-            let response = try await transport.send(request)
+            let response = try await transport.send(request, within: AnswerLimits(), reading: "the guest token endpoint")
             guard (200..<300).contains(response.status.code) else {
                 throw AuthError(code: .renewalFailed, message: "the guest endpoint answered \(response.status.code)", account: context.account, status: response.status.code)
             }

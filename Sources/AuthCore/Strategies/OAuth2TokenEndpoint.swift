@@ -94,6 +94,8 @@ public struct OAuth2TokenEndpoint: Sendable {
     public let authentication: OAuth2ClientAuthentication
     /// Binds each request to the client's key (DPoP), when set.
     public let binding: (any TokenRequestBinding)?
+    /// The bounds of each answer: deadline, size, how long a `Retry-After` is waited for.
+    public let limits: AnswerLimits
     private let transport: any Transport
     private let clock: any AuthClock
 
@@ -107,7 +109,9 @@ public struct OAuth2TokenEndpoint: Sendable {
     ///   - clock: Gives the issue time when a response has no `Date` field: when the request was
     ///     sent, which is no later than the server issued the tokens.
     ///   - binding: Binds each request to the client's key (DPoP).
-    public init(url: URL, clientID: String, authentication: OAuth2ClientAuthentication = .none, transport: any Transport, clock: any AuthClock = SystemClock(), binding: (any TokenRequestBinding)? = nil) {
+    ///   - limits: The bounds of each answer; the defaults suit any real server.
+    public init(url: URL, clientID: String, authentication: OAuth2ClientAuthentication = .none, transport: any Transport, clock: any AuthClock = SystemClock(), binding: (any TokenRequestBinding)? = nil, limits: AnswerLimits = AnswerLimits()) {
+        self.limits = limits
         self.url = url
         self.clientID = clientID
         self.authentication = authentication
@@ -146,10 +150,22 @@ public struct OAuth2TokenEndpoint: Sendable {
     }
 
     /// Posts a form with the client's authentication to `endpoint` (the token endpoint, or the
-    /// revocation or introspection endpoint of the same server) and returns the answer as it is.
+    /// revocation or introspection endpoint of the same server) and returns the answer as it is,
+    /// within ``limits``.
+    ///
     /// With a ``binding``, a challenge for a nonce is answered once: the request is built anew
-    /// (a fresh client assertion, a fresh proof with the nonce) and sent again.
+    /// (a fresh client assertion, a fresh proof with the nonce) and sent again. A `429` or `503`
+    /// whose `Retry-After` is within ``AnswerLimits/maxRetryAfterWait`` is waited for and tried
+    /// once more; a longer one is surfaced on the error (``AuthError/retryAfter``).
     public func post(_ parameters: [(String, String)], to endpoint: URL) async throws -> AuthResponse {
+        let response = try await postAnswering(parameters, to: endpoint)
+        guard let wait = Self.retryAfter(response), wait <= min(limits.maxRetryAfterWait, limits.deadline) else { return response }
+        try await clock.sleep(for: wait)
+        return try await postAnswering(parameters, to: endpoint)
+    }
+
+    /// One post, and its retry for a binding's nonce challenge.
+    private func postAnswering(_ parameters: [(String, String)], to endpoint: URL) async throws -> AuthResponse {
         let (request, response) = try await send(parameters, to: endpoint)
         guard let binding, binding.shouldRetry(response, for: request) else { return response }
         let again = try await send(parameters, to: endpoint)
@@ -165,7 +181,14 @@ public struct OAuth2TokenEndpoint: Sendable {
         try await authentication.apply(to: &request, form: &form, clientID: clientID, endpoint: endpoint)
         request.body = FormURLEncoding.body(form)
         try await binding?.bind(&request)
-        return (request, try await transport.send(request))
+        return (request, try await transport.send(request, within: limits, reading: "the token endpoint"))
+    }
+
+    /// The `Retry-After` of a `429` or `503`, when it has one.
+    static func retryAfter(_ response: AuthResponse) -> Duration? {
+        guard response.status.code == 429 || response.status.code == 503,
+              let value = response.head.headerFields[.retryAfter], let seconds = RetryAfter.seconds(value, now: Date()) else { return nil }
+        return .clamped(seconds: seconds, to: .seconds(RetryAfter.maximumSeconds))
     }
 
     /// RFC 6749 §5.2 errors that say the client, not the grant, is wrong.
@@ -174,6 +197,9 @@ public struct OAuth2TokenEndpoint: Sendable {
     /// The typed error for an endpoint's error answer.
     public static func error(from response: AuthResponse) -> AuthError {
         let status = response.status.code
+        if let wait = retryAfter(response) {
+            return AuthError(code: .renewalFailed, message: "the token endpoint answered \(status) and asks to try again after \(wait)", status: status, retryAfter: wait)
+        }
         guard var oauth = try? JSONDecoder().decode(OAuth2Error.self, from: response.body) else {
             return AuthError(code: .renewalFailed, message: "the token endpoint answered \(status) without an OAuth 2.0 error body", status: status)
         }

@@ -19,11 +19,14 @@ public struct AuthError: Error, Sendable, CustomStringConvertible, CustomReflect
     public let responseBody: [UInt8]?
     /// The lower-level error, when this one wraps another.
     public let underlying: (any Error)?
+    /// How long the server asked the client to wait before trying again (`Retry-After` of a
+    /// `429` or `503`), when it said so and the wait was not taken.
+    public let retryAfter: Duration?
 
     /// Creates an error; prefer the static constructors.
     public init(
         code: Code, message: String, account: AccountKey? = nil, status: Int? = nil,
-        responseBody: [UInt8]? = nil, underlying: (any Error)? = nil
+        responseBody: [UInt8]? = nil, underlying: (any Error)? = nil, retryAfter: Duration? = nil
     ) {
         self.code = code
         self.message = message
@@ -31,6 +34,7 @@ public struct AuthError: Error, Sendable, CustomStringConvertible, CustomReflect
         self.status = status
         self.responseBody = responseBody
         self.underlying = underlying
+        self.retryAfter = retryAfter
     }
 
     /// Code, message, account, status and the body's size; not the body itself, which may hold
@@ -39,6 +43,7 @@ public struct AuthError: Error, Sendable, CustomStringConvertible, CustomReflect
         Mirror(self, children: [
             "code": code.description, "message": message, "account": account?.description ?? "-",
             "status": status.map(String.init) ?? "-", "responseBody": "\(responseBody?.count ?? 0) bytes",
+            "retryAfter": retryAfter.map { "\($0)" } ?? "-",
         ], displayStyle: .struct)
     }
 
@@ -91,6 +96,9 @@ extension ErrorCode where Domain == AuthError {
     public static var renewalFailed: Self { Self("renewalFailed") }
     /// The server answered with a status the caller did not accept.
     public static var httpStatus: Self { Self("httpStatus") }
+    /// A response body was larger than the transport's limit or the request's
+    /// (``RequestOptions/maxResponseBytes``); the transport stopped reading it.
+    public static var responseTooLarge: Self { Self("responseTooLarge") }
     /// A response body could not be decoded.
     public static var decoding: Self { Self("decoding") }
     /// The credential store could not be used. It never means "signed out": the stored

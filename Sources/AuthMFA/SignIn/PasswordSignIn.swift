@@ -109,7 +109,7 @@ public struct PasswordSignIn: Sendable {
     private func post(_ url: URL, _ fields: [String: String]) async throws -> AuthResponse {
         var request = try AuthRequest(method: .post, url: url, headerFields: [.contentType: "application/json", .accept: "application/json"])
         request.body = try JSONEncoder().encode(fields)
-        return try await transport.send(request)
+        return try await transport.send(request, within: AnswerLimits(), reading: "the sign-in endpoint")
     }
 
     /// An `httpStatus` error naming the endpoint and, when the body has one, its `error` code.

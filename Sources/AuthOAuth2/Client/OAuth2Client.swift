@@ -25,8 +25,10 @@ public struct OAuth2Client: TokenRefresher, CustomStringConvertible {
     public let dpop: DPoP?
     let transport: any Transport
     let clock: any AuthClock
+    /// The bounds of every answer this client reads (token endpoint, key set).
+    public let limits: AnswerLimits
     /// The provider's signing keys, shared by the copies of this client.
-    let jwks = JWKSCache()
+    let jwks: JWKSCache
 
     /// Creates a client.
     /// - Parameters:
@@ -37,7 +39,10 @@ public struct OAuth2Client: TokenRefresher, CustomStringConvertible {
     ///   - transport: Sends the requests to the provider: the plain transport, not an
     ///     authenticated client.
     ///   - clock: Gives the issue time of tokens whose response has no `Date` field.
-    public init(provider: OAuth2Provider, clientID: String, authentication: OAuth2ClientAuthentication = .none, dpop: DPoP? = nil, transport: any Transport, clock: any AuthClock = SystemClock()) {
+    ///   - limits: The bounds of every answer the client reads; the defaults suit any real server.
+    public init(provider: OAuth2Provider, clientID: String, authentication: OAuth2ClientAuthentication = .none, dpop: DPoP? = nil, transport: any Transport, clock: any AuthClock = SystemClock(), limits: AnswerLimits = AnswerLimits()) {
+        self.limits = limits
+        self.jwks = JWKSCache(limits: limits)
         self.provider = provider
         self.clientID = clientID
         self.authentication = authentication
@@ -53,7 +58,7 @@ public struct OAuth2Client: TokenRefresher, CustomStringConvertible {
     /// - Parameter binding: Binds the requests to a key (a ``DPoP`` of the account), when the
     ///   tokens are to be DPoP-bound; by default the client's ``dpop``.
     public func tokenEndpoint(binding: (any TokenRequestBinding)? = nil) async throws -> OAuth2TokenEndpoint {
-        OAuth2TokenEndpoint(url: try await provider.metadata().tokenEndpoint, clientID: clientID, authentication: authentication, transport: transport, clock: clock, binding: binding ?? dpop)
+        OAuth2TokenEndpoint(url: try await provider.metadata().tokenEndpoint, clientID: clientID, authentication: authentication, transport: transport, clock: clock, binding: binding ?? dpop, limits: limits)
     }
 
     /// Renews with the refresh_token grant (RFC 6749 §6), keeping the refresh token when the

@@ -29,6 +29,12 @@ final class JWKSCache: Sendable {
     static let refreshInterval: TimeInterval = 60
 
     private let state = Mutex<(set: KeySet?, fetch: Task<KeySet, any Error>?, fetches: Int)>((nil, nil, 0))
+    /// The bounds of a fetch: deadline, size, number of keys.
+    let limits: AnswerLimits
+
+    init(limits: AnswerLimits = AnswerLimits()) {
+        self.limits = limits
+    }
 
     /// How many times the keys were fetched.
     var fetches: Int { state.withLock { $0.fetches } }
@@ -49,7 +55,7 @@ final class JWKSCache: Sendable {
     private func fetch(from url: URL, transport: any Transport, now: Date) async throws -> KeySet {
         let task = state.withLock { state in
             if let fetch = state.fetch { return fetch }
-            let fetch = Task { try await Self.load(from: url, transport: transport, now: now) }
+            let fetch = Task { [limits] in try await Self.load(from: url, transport: transport, limits: limits, now: now) }
             state.fetch = fetch
             return fetch
         }
@@ -69,13 +75,16 @@ final class JWKSCache: Sendable {
         }
     }
 
-    private static func load(from url: URL, transport: any Transport, now: Date) async throws -> KeySet {
-        let response = try await transport.send(AuthRequest(method: .get, url: url, headerFields: [.accept: "application/json"]))
+    private static func load(from url: URL, transport: any Transport, limits: AnswerLimits, now: Date) async throws -> KeySet {
+        let response = try await transport.send(AuthRequest(method: .get, url: url, headerFields: [.accept: "application/json"]), within: limits, reading: "the provider's key set")
         guard response.status.code == 200 else {
             throw AuthError(code: .httpStatus, message: "the provider's keys at \(url.path) answered \(response.status.code)", status: response.status.code)
         }
         guard let document = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any], let listed = document["keys"] as? [[String: Any]] else {
             throw AuthError(code: .decoding, message: "the provider's keys at \(url.path) are not a JWK set")
+        }
+        guard listed.count <= limits.maxKeys else {
+            throw AuthError(code: .responseTooLarge, message: "the provider's key set at \(url.path) holds \(listed.count) keys, more than \(limits.maxKeys)")
         }
         let usable = listed.filter { ($0["use"] as? String ?? "sig") == "sig" }
         let collection = JWTKeyCollection()

@@ -25,7 +25,7 @@ public final class OAuth2Provider: Sendable {
 
     private enum Source: Sendable {
         case configured(AuthorizationServerMetadata)
-        case discovered(issuer: URL, discovery: Discovery, transport: any Transport)
+        case discovered(issuer: URL, discovery: Discovery, transport: any Transport, limits: AnswerLimits)
     }
 
     private let source: Source
@@ -41,15 +41,16 @@ public final class OAuth2Provider: Sendable {
     ///   - issuer: The issuer identifier (`https://auth.example.com`, or with a path for a tenant).
     ///   - discovery: Which well-known document to read.
     ///   - transport: Fetches the document (the plain transport, not an authenticated client).
-    public init(issuer: URL, discovery: Discovery = .authorizationServer, transport: any Transport) {
-        source = .discovered(issuer: issuer, discovery: discovery, transport: transport)
+    ///   - limits: The bounds of the document's answer; the defaults suit any real server.
+    public init(issuer: URL, discovery: Discovery = .authorizationServer, transport: any Transport, limits: AnswerLimits = AnswerLimits()) {
+        source = .discovered(issuer: issuer, discovery: discovery, transport: transport, limits: limits)
     }
 
     /// The issuer identifier the provider was created with.
     public var issuer: URL {
         switch source {
         case .configured(let metadata): metadata.issuer
-        case .discovered(let issuer, _, _): issuer
+        case .discovered(let issuer, _, _, _): issuer
         }
     }
 
@@ -58,14 +59,17 @@ public final class OAuth2Provider: Sendable {
     ///   `.decoding` for a document that is not metadata, `.misconfigured` when the document
     ///   names another issuer.
     public func metadata() async throws -> AuthorizationServerMetadata {
-        guard case .discovered(let issuer, let discovery, let transport) = source else {
-            if case .configured(let metadata) = source { try Self.checkSchemes(metadata) }
-            if case .configured(let metadata) = source { return metadata }
-            preconditionFailure("unreachable")
+        let (issuer, discovery, transport, limits): (URL, Discovery, any Transport, AnswerLimits)
+        switch source {
+        case .configured(let metadata):
+            try Self.checkSchemes(metadata)
+            return metadata
+        case .discovered(let named, let how, let sender, let bounds):
+            (issuer, discovery, transport, limits) = (named, how, sender, bounds)
         }
         let task = fetch.withLock { current in
             if let current { return current }
-            let task = Task { try await Self.discover(issuer: issuer, discovery: discovery, transport: transport) }
+            let task = Task { try await Self.discover(issuer: issuer, discovery: discovery, transport: transport, limits: limits) }
             current = task
             return task
         }
@@ -90,9 +94,9 @@ public final class OAuth2Provider: Sendable {
         return components.url ?? issuer
     }
 
-    private static func discover(issuer: URL, discovery: Discovery, transport: any Transport) async throws -> AuthorizationServerMetadata {
+    private static func discover(issuer: URL, discovery: Discovery, transport: any Transport, limits: AnswerLimits) async throws -> AuthorizationServerMetadata {
         let url = wellKnownURL(issuer: issuer, discovery: discovery)
-        let response = try await transport.send(AuthRequest(method: .get, url: url, headerFields: [.accept: "application/json"]))
+        let response = try await transport.send(AuthRequest(method: .get, url: url, headerFields: [.accept: "application/json"]), within: limits, reading: "the provider's metadata")
         let status = response.status.code
         guard status == 200 else {
             throw AuthError(code: .httpStatus, message: "the provider's metadata at \(url.path) answered \(status)", status: status, responseBody: Array(response.body))

@@ -1,0 +1,43 @@
+import AuthCore
+import AuthHTTPClient
+import Foundation
+import Testing
+
+/// Issue 52: an answer AuthKit reads for itself has an overall deadline and a size limit, over
+/// a real socket: a token endpoint that sends the right `Content-Length` and then trickles the
+/// body held a renewal (and every request of the account) for 35 s and was accepted; a 10 MB
+/// token response was accepted.
+struct AnswerLimitsTests {
+    static let json = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n"
+
+    @Test func aTrickledTokenResponseIsCutAtTheDeadline() async throws {
+        // 40 bytes, one every half second after the first: 20 s in all, each gap far below the
+        // transport's body read timeout.
+        let trickle = (0..<39).map { _ in (pause: Duration.milliseconds(500), bytes: " ") }
+        let server = try RawHTTPServer(answer: Self.json + "content-length: 40\r\n\r\n{", later: trickle)
+        defer { server.close() }
+        try await HTTPClientTransport.withTransport { transport in
+            let endpoint = OAuth2TokenEndpoint(url: server.url, clientID: "cli", transport: transport, limits: AnswerLimits(deadline: .seconds(2)))
+            let start = ContinuousClock.now
+            let error = await #expect(throws: AuthError.self) { try await endpoint.requestTokens([("grant_type", "client_credentials")]) }
+            #expect(error?.code == .timeout)
+            #expect(error?.message.contains("the token endpoint did not answer completely within 2") == true)
+            #expect(ContinuousClock.now - start < .seconds(15))  // cut at the deadline, not at the trickle's end
+        }
+    }
+
+    @Test(arguments: [true, false])
+    func aTokenResponseOverTheSizeLimitIsRefused(announced: Bool) async throws {
+        let body = #"{"access_token":""# + String(repeating: "a", count: 2 << 20) + #"","token_type":"Bearer"}"#
+        let head = announced ? "content-length: \(body.utf8.count)\r\n\r\n" : "transfer-encoding: chunked\r\n\r\n"
+        let payload = announced ? body : String(body.utf8.count, radix: 16) + "\r\n" + body + "\r\n0\r\n\r\n"
+        let server = try RawHTTPServer(answer: Self.json + head + payload)
+        defer { server.close() }
+        try await HTTPClientTransport.withTransport { transport in
+            let endpoint = OAuth2TokenEndpoint(url: server.url, clientID: "cli", transport: transport)
+            let error = await #expect(throws: AuthError.self) { try await endpoint.requestTokens([("grant_type", "client_credentials")]) }
+            #expect(error?.code == .responseTooLarge)
+            #expect(error?.message.contains("the token endpoint's answer is larger than 1048576 bytes") == true)
+        }
+    }
+}
