@@ -15,7 +15,9 @@ public struct SigV4Configuration: Sendable, Hashable {
         /// percent-encoded once more, `/` kept: aws-c-auth's `should_normalize_uri_path = false`
         /// with `use_double_uri_encode = true`.
         case doubleEncoded
-        /// Amazon S3: no normalisation; each segment is decoded and encoded once.
+        /// Amazon S3: no normalisation, no second encoding; each segment is decoded and encoded
+        /// once. The signer sends the path in that spelling (`a(1)` goes as `a%281%29`, the same
+        /// key), so the canonical URI is the path as sent, byte for byte.
         case s3
     }
 

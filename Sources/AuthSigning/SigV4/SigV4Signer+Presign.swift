@@ -12,6 +12,9 @@ extension SigV4Signer {
     /// `X-Amz-SignedHeaders`, `X-Amz-Security-Token` when there is a token, `X-Amz-Signature`).
     ///
     /// The header fields on the request (host included) are signed and must be sent with the URL.
+    /// The path and query are written in the spelling that is signed (as ``sign(_:at:)`` does;
+    /// see ``SigV4Signer``), then the signature's query items are appended: use the returned
+    /// request's target as it is.
     ///
     /// ```swift
     /// let presigned = try sigV4.presign(request, at: Date(), expires: 3600)
@@ -33,6 +36,7 @@ extension SigV4Signer {
         let time = UTCTimestamp(date)
         let host = try hostField(of: request)
         var request = request
+        request.head.path = SigV4Target.wireForm(of: request.head.path ?? "/", rule: configuration.pathCanonicalization)
         for name in signatureFieldNames where request.head.headerFields.contains(name) { request.head.headerFields[name] = nil }
         var canonicalHeaders: [UInt8] = []
         let signedRange = SigV4Canonicalizer.appendCanonicalHeaders(

@@ -11,6 +11,12 @@ import Crypto
 /// that byte), and no hop-by-hop or tracing field (see
 /// ``SigV4Configuration/defaultUnsignedHeaders``).
 ///
+/// The request target that goes on the wire is byte for byte the one signed: signing writes the
+/// target in the spelling SigV4 canonicalizes to onto the request (an S3 key `a(1)` becomes
+/// `a%281%29`, a query `q=a+b` becomes `q=a%2Bb`) and signs from that string, so a verifier that
+/// recomputes the signature from the target it received, canonicalizing it or not, agrees.
+/// Send the request as signed: a transport that cannot send its target unchanged refuses it.
+///
 /// ```swift
 /// let signer = SigV4Signer(credentials: credentials, configuration: .init(region: "us-east-1", service: "sts"))
 /// var request = try AuthRequest(method: .get, url: URL(string: "https://sts.amazonaws.com/?Action=GetCallerIdentity&Version=2011-06-15")!)
@@ -52,7 +58,8 @@ public struct SigV4Signer: RequestSigner, CustomStringConvertible {
     public var signatureFieldNames: [HTTPField.Name] { fieldNames }
 
     /// Adds `X-Amz-Date`, the session token, `x-amz-content-sha256` (when configured) and
-    /// `Authorization` to `request`.
+    /// `Authorization` to `request`, and writes its target in the spelling that is signed (see
+    /// the type's documentation): send `request` as it is afterwards.
     /// - Throws: ``SigningError`` when the request has no valid authority.
     public func sign(_ request: inout AuthRequest, at date: Date) async throws {
         _ = try signInPlace(&request, at: date)
@@ -71,9 +78,13 @@ public struct SigV4Signer: RequestSigner, CustomStringConvertible {
     }
 
     /// Signs `request` where it is and returns the intermediate bytes.
+    ///
+    /// Enforces "what is signed is what is sent" (``SigV4Target``): the target is rewritten in
+    /// its signed spelling first, and the canonical request is built from that string alone.
     private func signInPlace(_ request: inout AuthRequest, at date: Date) throws -> SigV4Work {
         let time = UTCTimestamp(date)
         let host = try hostField(of: request)
+        request.head.path = SigV4Target.wireForm(of: request.head.path ?? "/", rule: configuration.pathCanonicalization)
         var fields = request.head.headerFields
         fields.reserveCapacity(fields.count + 4)   // one copy, with room for the fields added here
         for name in fieldNames where fields.contains(name) { fields[name] = nil }
