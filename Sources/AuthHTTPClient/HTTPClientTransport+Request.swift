@@ -7,13 +7,19 @@ import NIOHTTP1
 extension HTTPClientTransport {
     /// `request` as AsyncHTTPClient takes it, sent to ``/AuthCore/AuthRequest/urlForTransport()``.
     /// Internal, not private: tests compare what it builds with the request.
-    /// - Throws: `AuthError` code `.invalidRequest` when the request's target is malformed, or its
-    ///   path holds escapes of bytes that are not UTF-8 (see ``PathFidelity``).
+    ///
+    /// The target on the wire is byte for byte the request's `path` (what a signer signed), or
+    /// the request is not sent: AsyncHTTPClient re-reads the URL with Foundation, which spells
+    /// some targets otherwise (see ``PathFidelity``).
+    /// - Throws: `AuthError` code `.invalidRequest` when the request's target is malformed, or
+    ///   AsyncHTTPClient would send it otherwise than as it is written (escapes of bytes that are
+    ///   not UTF-8, bytes a URL may not hold raw such as `[` or `|`, a `%` not followed by two
+    ///   hex digits).
     static func outgoing(_ request: AuthRequest) throws -> HTTPClientRequest {
         let url = try request.urlForTransport()
-        guard PathFidelity.isSentUnchanged(request.head.path ?? "/") else {
+        guard PathFidelity.targetSent(for: url) == request.head.path ?? "/" else {
             throw AuthError.invalidRequest(
-                "the path holds percent-escapes of bytes that are not UTF-8 (such as %FF): AsyncHTTPClient would send / in its place, so the request is not sent"
+                "AsyncHTTPClient would not send the request target as it is written (it re-encodes bytes a URL may not hold raw, such as [ | { or a % without two hex digits, and sends / for escapes of bytes that are not UTF-8, such as %FF): percent-encode the target as it should go on the wire; the request is not sent"
             )
         }
         var outgoing = HTTPClientRequest(url: url)

@@ -15,8 +15,11 @@ import HTTPTypes
 /// container.useURLSession(URLSessionTransport())
 /// ```
 ///
-/// What URLSession does not allow: a path with `.` or `..` segments is refused (URLSession would
-/// remove them); repeated response fields arrive joined into one (`HTTPURLResponse` keeps one
+/// The target on the wire is byte for byte the request's `path` (what a signer signed), or the
+/// request is not sent. What URLSession cannot send as written is refused: a path with `.` or
+/// `..` segments (URLSession removes them), and bytes a URL may not hold raw (`"`, `<`, `>`, `[`,
+/// `\`, `]`, `^`, `` ` ``, `{`, `|`, `}`, a `%` not followed by two hex digits), which
+/// Foundation's `URL` percent-encodes. Repeated response fields arrive joined into one (`HTTPURLResponse` keeps one
 /// value per name), so several `Set-Cookie` fields reach the pipeline as one: use AsyncHTTPClient's
 /// transport with the cookie jar.
 public final class URLSessionTransport: Transport {
@@ -43,8 +46,9 @@ public final class URLSessionTransport: Transport {
     }
 
     /// Sends the request and reads the whole response.
-    /// - Throws: `AuthError` `.invalidRequest` when the request's target is malformed or its path
-    ///   has `.` or `..` segments (URLSession would remove them), `.timeout`
+    /// - Throws: `AuthError` `.invalidRequest` when the request's target is malformed or would
+    ///   not go on the wire as it is written (`.` or `..` segments, bytes Foundation's `URL`
+    ///   percent-encodes), `.timeout`
     ///   when no response came within ``timeout``, `.transport` when the request cannot be sent or
     ///   the response read (or is larger than ``maxResponseBytes``); `CancellationError` when the
     ///   task is cancelled.
@@ -52,11 +56,19 @@ public final class URLSessionTransport: Transport {
         guard let url = URL(string: try request.urlForTransport()) else {
             throw AuthError.invalidRequest("the request's target is not a URL URLSession can send")
         }
-        // URLSession (libcurl on Linux) removes `.` and `..` segments: the request would reach
-        // another resource than the one asked for, so it is not sent.
-        let path = (request.head.path ?? "/").prefix { $0 != "?" && $0 != "#" }
+        // What is sent is what was written (and signed), or nothing: a request sent with another
+        // target would reach another resource, or carry a signature for a target not sent.
+        let target = request.head.path ?? "/"
+        // URLSession (libcurl on Linux) removes `.` and `..` segments.
+        let path = target.prefix { $0 != "?" && $0 != "#" }
         guard !path.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == "." || $0 == ".." }) else {
             throw AuthError.invalidRequest("the path holds a . or .. segment, which URLSession would remove (sending the request to another resource): it is not sent")
+        }
+        // URLSession sends the URL as Foundation spells it.
+        guard Self.targetSent(for: url) == target else {
+            throw AuthError.invalidRequest(
+                "URLSession would not send the request target as it is written (Foundation's URL re-encodes bytes a URL may not hold raw, such as [ | { or a % without two hex digits): percent-encode the target as it should go on the wire; the request is not sent"
+            )
         }
         var outgoing = URLRequest(url: url)
         outgoing.httpMethod = request.head.method.rawValue
@@ -92,6 +104,13 @@ public final class URLSessionTransport: Transport {
             fields.append(HTTPField(name: field, value: value))
         }
         return AuthResponse(head: HTTPResponse(status: .init(code: http.statusCode), headerFields: fields), body: data)
+    }
+
+    /// The target (path and query) of `url` as Foundation spells it, which URLSession sends.
+    static func targetSent(for url: URL) -> String? {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return nil }
+        let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        return components.percentEncodedQuery.map { "\(path)?\($0)" } ?? path
     }
 
     /// What went wrong, by the error's code (never by its text, which may repeat the URL).
