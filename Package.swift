@@ -372,7 +372,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "AuthCore", "AuthHTTPClient", "AuthTestServer", "AuthTesting", "AuthSQLiteStore", "AuthFileStore",
-                "AuthCookie", "AuthMFA", "AuthSigning", "AuthCache", "AuthMigration", "AuthOAuth2", "AuthPostgresStore", "AuthObservation", "auth-store-worker", "AuthDemo",
+                "AuthCookie", "AuthMFA", "AuthSigning", "AuthCache", "AuthMigration", "AuthOAuth2", "AuthPostgresStore", "AuthObservation", "AuthURLSession", "auth-store-worker", "AuthDemo",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "JWTKit", package: "jwt-kit"),
