@@ -19,9 +19,9 @@ import HTTPTypes
 /// request is not sent. What URLSession cannot send as written is refused: a path with `.` or
 /// `..` segments (URLSession removes them), and bytes a URL may not hold raw (`"`, `<`, `>`, `[`,
 /// `\`, `]`, `^`, `` ` ``, `{`, `|`, `}`, a `%` not followed by two hex digits), which
-/// Foundation's `URL` percent-encodes. Repeated response fields arrive joined into one (`HTTPURLResponse` keeps one
-/// value per name), so several `Set-Cookie` fields reach the pipeline as one: use AsyncHTTPClient's
-/// transport with the cookie jar.
+/// Foundation's `URL` percent-encodes. Repeated response fields arrive joined into one
+/// (`HTTPURLResponse` keeps one value per name), so several `Set-Cookie` fields reach the
+/// pipeline as one: use AsyncHTTPClient's transport with the cookie jar.
 public final class URLSessionTransport: Transport {
     /// The session requests go through (its delegate refuses redirects).
     public let session: URLSession

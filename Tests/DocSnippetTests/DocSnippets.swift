@@ -854,14 +854,14 @@ import Testing
         let sts = SigV4Configuration(region: "us-east-1", service: "sts")
     }
 
-    /// Sources/AuthSigning/SigV4/SigV4Signer+Presign.swift:16
-    static func AuthSigning_SigV4_SigV4Signer_Presign_16() async throws {
+    /// Sources/AuthSigning/SigV4/SigV4Signer+Presign.swift:19
+    static func AuthSigning_SigV4_SigV4Signer_Presign_19() async throws {
         let presigned = try sigV4.presign(request, at: Date(), expires: 3600)
         let url = presigned.request.url
     }
 
-    /// Sources/AuthSigning/SigV4/SigV4Signer.swift:14
-    static func AuthSigning_SigV4_SigV4Signer_14() async throws {
+    /// Sources/AuthSigning/SigV4/SigV4Signer.swift:20
+    static func AuthSigning_SigV4_SigV4Signer_20() async throws {
         let signer = SigV4Signer(credentials: credentials, configuration: .init(region: "us-east-1", service: "sts"))
         var request = try AuthRequest(method: .get, url: URL(string: "https://sts.amazonaws.com/?Action=GetCallerIdentity&Version=2011-06-15")!)
         try await signer.sign(&request, at: Date())
