@@ -6,6 +6,23 @@ import HTTPTypes
 import Testing
 
 @Suite struct BearerFlowTests {
+    /// Issue 51: a resource server that answers a rejected token with 403 and
+    /// `WWW-Authenticate: Bearer error="invalid_token"` (RFC 6750 §3.1 says 401, servers do
+    /// this) gets a renewed token; a 403 for `insufficient_scope` is returned as it is.
+    @Test func aForbiddenWithAnInvalidTokenChallengeRenewsButInsufficientScopeDoesNot() async throws {
+        try await Harness.run { h in
+            let client = try await h.signedInClient("alice", container: h.container())
+            let renewals = h.server.counters.renewals
+            h.server.faults.inject(.response(status: 403, headers: ["WWW-Authenticate": #"Bearer realm="api", error="invalid_token""#], body: ""), path: "/me")
+            #expect(try await client.send(.get, h.url("me")).status == .ok)
+            #expect(h.server.counters.renewals == renewals + 1)
+
+            h.server.faults.inject(.response(status: 403, headers: ["WWW-Authenticate": #"Bearer error="insufficient_scope", scope="admin""#], body: ""), path: "/me")
+            #expect(try await client.send(.get, h.url("me")).status == .forbidden)
+            #expect(h.server.counters.renewals == renewals + 1)
+        }
+    }
+
     @Test func twoUsersSignedInAtOnce() async throws {
         try await Harness.run { h in
             let container = h.container()

@@ -12,12 +12,25 @@ import Foundation
 public struct BearerStrategy: AuthStrategy {
     /// Where the tokens may be sent.
     public let allowedHosts: AllowedHosts
+    /// Whether a `403` without any `WWW-Authenticate` challenge counts as a rejected token too.
+    ///
+    /// Off by default: a bare 403 usually means "not allowed", which a renewed token does not
+    /// change. Turn it on for a resource server that answers every refused token so, as
+    /// django-oauth-toolkit's own `ProtectedResourceView` does (an expired or revoked token gets
+    /// a bare 403): the token is then renewed once, and a 403 for the renewed one is returned.
+    public let treatsBareForbiddenAsRejected: Bool
     private let refresher: any TokenRefresher
 
     /// Creates the strategy with a refresher type.
-    public init(allowedHosts: AllowedHosts, refresher: any TokenRefresher) {
+    /// - Parameters:
+    ///   - allowedHosts: Where the tokens may be sent.
+    ///   - refresher: Renews the tokens.
+    ///   - treatsBareForbiddenAsRejected: Whether a `403` without a challenge is a rejected
+    ///     token (see ``treatsBareForbiddenAsRejected``).
+    public init(allowedHosts: AllowedHosts, refresher: any TokenRefresher, treatsBareForbiddenAsRejected: Bool = false) {
         self.allowedHosts = allowedHosts
         self.refresher = refresher
+        self.treatsBareForbiddenAsRejected = treatsBareForbiddenAsRejected
     }
 
     /// Creates the strategy with a refresh closure.
@@ -28,10 +41,13 @@ public struct BearerStrategy: AuthStrategy {
     /// A 401, unless its `WWW-Authenticate` challenge names another scheme than Bearer (a
     /// rejected request signature, say), which a new token would not fix; or a 403 whose
     /// challenge says `error="invalid_token"`: RFC 6750 §3.1 asks for 401, but servers answer a
-    /// revoked or expired token with 403 too (django-oauth-toolkit does). A 403 for
-    /// `insufficient_scope` is an ordinary refusal: a renewed token has the same scope.
+    /// revoked or expired token with 403 too; with ``treatsBareForbiddenAsRejected``, also a 403
+    /// without a challenge. A 403 for `insufficient_scope` is an ordinary refusal: a renewed
+    /// token has the same scope.
     public func isAuthenticationFailure(_ response: AuthResponse, for request: AuthRequest) -> Bool {
-        if response.status == .forbidden { return response.hasInvalidTokenChallenge }
+        if response.status == .forbidden {
+            return response.hasInvalidTokenChallenge || (treatsBareForbiddenAsRejected && response.head.headerFields[.wwwAuthenticate] == nil)
+        }
         guard response.status == .unauthorized else { return false }
         guard let challenge = response.head.headerFields[.wwwAuthenticate] else { return true }
         return challenge.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("bearer") }
