@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import Synchronization
 import Testing
+import Logging
 
 @Suite struct ContainerTests {
     enum CounterKey: AuthContainerKey {
@@ -78,5 +79,31 @@ import Testing
         let c = container.makeClient(for: AccountKey(namespace: "api", account: "bob"), strategy: strategy)
         #expect(a.session === b.session)
         #expect(a.session !== c.session)
+    }
+}
+
+/// Issue 53: a client made with no store configured silently kept credentials in memory.
+@Suite struct DefaultStoreNoticeTests {
+    @Test func aClientOnTheDefaultStoreSaysThatNothingIsPersisted() async throws {
+        let container = AuthContainer()
+        let capture = CapturingLogHandler.Capture()
+        container.override(LoggerKey.self, with: Logger(label: "test") { _ in CapturingLogHandler(capture: capture) })
+        let recorder = EventRecorder(container[AuthEventsKey.self])
+        let alice = AccountKey(namespace: "api", account: "alice")
+        _ = container.makeClient(for: alice, strategy: StaticCredentialStrategy<APIKeyHeaderCredential>(allowedHosts: AllowedHosts(["api.example.com"])))
+        let events = await recorder.waitFor { $0.contains(.credentialsNotPersisted(alice)) }
+        #expect(events.contains(.credentialsNotPersisted(alice)))
+        #expect(capture.all.contains { $0.level == .notice && $0.message.contains("in memory only") })
+    }
+
+    @Test func aStoreSetByTheUserIsTakenAsMeant() async throws {
+        let container = AuthContainer()
+        container.override(CredentialStoreKey.self, with: InMemoryCredentialStore())
+        let recorder = EventRecorder(container[AuthEventsKey.self])
+        let bob = AccountKey(namespace: "api", account: "bob")
+        let client = container.makeClient(for: bob, strategy: StaticCredentialStrategy<APIKeyHeaderCredential>(allowedHosts: AllowedHosts(["api.example.com"])))
+        try await client.signIn(APIKeyHeaderCredential(headerName: "X-Key", key: "k"))
+        let events = await recorder.waitFor { $0.contains(.signedIn(bob)) }
+        #expect(!events.contains(.credentialsNotPersisted(bob)))
     }
 }

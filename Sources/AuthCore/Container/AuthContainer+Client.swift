@@ -12,6 +12,10 @@ extension AuthContainer {
     /// with it the strategy the first client of that account was built with (see
     /// ``SessionRegistry/session(for:strategy:)``).
     public func makeClient<S: AuthStrategy>(for account: AccountKey, strategy: S) -> AccountClient<S> {
+        if (self[CredentialStoreKey.self] as? InMemoryCredentialStore)?.isContainerDefault == true {
+            self[AuthEventsKey.self].emit(.credentialsNotPersisted(account))
+            self[LoggerKey.self].notice("no credential store is configured: the account's credentials are kept in memory only", metadata: ["account": "\(account)"])
+        }
         let session = self[SessionRegistryKey.self].session(for: account, strategy: strategy)
         let clock = self[ClockKey.self]
         let plugins = self[PluginMiddlewaresKey.self]

@@ -14,8 +14,8 @@ public enum TransportKey: AuthContainerKey {
 
 /// Where credentials are kept; an ``InMemoryCredentialStore`` by default.
 public enum CredentialStoreKey: AuthContainerKey {
-    /// A new in-memory store.
-    public static func makeDefault(_ container: AuthContainer) -> any CredentialStore { InMemoryCredentialStore() }
+    /// A new in-memory store; clients built on it say that nothing is persisted.
+    public static func makeDefault(_ container: AuthContainer) -> any CredentialStore { InMemoryCredentialStore(containerDefault: ()) }
 }
 
 /// The cipher that seals stored credentials; none by default.

@@ -30,6 +30,11 @@ public enum AuthEvent: Sendable, Equatable, CustomStringConvertible {
     /// A sign-out could not revoke the account's tokens at the provider (RFC 7009); the local
     /// credential was removed all the same.
     case revocationFailed(AccountKey, reason: String)
+    /// A client was built on the container's default in-memory store, because no store was
+    /// configured: the account's credentials last only as long as the process. Configure a
+    /// store (`useSQLiteStore(at:)`, `useFileStore(at:)`…), or set an
+    /// ``InMemoryCredentialStore`` yourself when that is what you want.
+    case credentialsNotPersisted(AccountKey)
 
     /// A one-line summary, free of secrets.
     public var description: String {
@@ -46,6 +51,7 @@ public enum AuthEvent: Sendable, Equatable, CustomStringConvertible {
         case .waitingForRefreshLock(let a, let waited): "waitingForRefreshLock(\(a)): \(waited)"
         case .credentialWithheld(let withheld): "credentialWithheld(\(withheld.account.map(\.description) ?? "-")): \(withheld)"
         case .revocationFailed(let a, let reason): "revocationFailed(\(a)): \(reason)"
+        case .credentialsNotPersisted(let a): "credentialsNotPersisted(\(a)): no store is configured; credentials are kept in memory only"
         }
     }
 
@@ -54,7 +60,7 @@ public enum AuthEvent: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .signedIn(let a), .renewed(let a), .renewalFailed(let a, _), .reauthenticationRequired(let a, _),
             .excessiveRenewal(let a), .signedOut(let a), .persistFailed(let a, _), .waitingForRefreshLock(let a, _),
-            .revocationFailed(let a, _):
+            .revocationFailed(let a, _), .credentialsNotPersisted(let a):
             a
         case .storeUnavailable(let a, _): a
         case .rateLimited(let info): info.account

@@ -3,13 +3,23 @@ import Synchronization
 /// A ``CredentialStore`` that keeps records in memory, with in-process ``RefreshLocking``.
 ///
 /// The default store of ``AuthContainer``; what tests and examples use. Nothing survives the
-/// process.
+/// process: a client built on the default store says so (``AuthEvent/credentialsNotPersisted(_:)``
+/// and a notice in the container's log); one you set yourself is taken as meant.
 public final class InMemoryCredentialStore: CredentialStore, RefreshLocking {
     private let records = Mutex<[CredentialKey: Envelope]>([:])
     private let locks = AccountLocks()
+    /// Whether the container made it because no store was configured.
+    let isContainerDefault: Bool
 
     /// Creates an empty store.
-    public init() {}
+    public init() {
+        isContainerDefault = false
+    }
+
+    /// The store a container makes when none was configured.
+    init(containerDefault: Void) {
+        isContainerDefault = true
+    }
 
     /// The record at `key`.
     public func get(_ key: CredentialKey) async throws -> Envelope? {
