@@ -322,8 +322,8 @@ import Testing
             secretScope: CredentialScope(allowedHosts: AllowedHosts(["api.example.com"])))
     }
 
-    /// Sources/AuthCore/Renewal/AccountSession.swift:401
-    static func AuthCore_Renewal_AccountSession_401() async throws {
+    /// Sources/AuthCore/Renewal/AccountSession.swift:444
+    static func AuthCore_Renewal_AccountSession_444() async throws {
         for await state in client.session.states() {
             if case .reauthenticationRequired = state { showSignIn(client.account) }
         }
@@ -1190,8 +1190,8 @@ import Testing
         container.override(TenantIDKey.self, with: "tenant-1")
     }
 
-    /// Sources/AuthCore/Documentation.docc/RenewingCredentials.md:111
-    static func AuthCore_Documentation_docc_RenewingCredentials_111() async throws {
+    /// Sources/AuthCore/Documentation.docc/RenewingCredentials.md:122
+    static func AuthCore_Documentation_docc_RenewingCredentials_122() async throws {
         for await state in client.session.states() {
             print(state)
         }

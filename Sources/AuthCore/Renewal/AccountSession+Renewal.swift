@@ -112,7 +112,9 @@ extension AccountSession {
         }
         let now = serverNow
         let counted = stale == nil || stale != current
-            || policy.renewalCounts(expiresAt: current?.expiresAt, obtainedAt: obtainedAt, now: now, forcedByRejection: forcedByRejection)
+            || policy.renewalCounts(expiresAt: current?.expiresAt, obtainedAt: obtainedAt, now: now, forcedByRejection: forcedByRejection, uncertainty: clockUncertainty)
+        // Refused in the race at its expiry: the server's clock had passed it.
+        if forcedByRejection, !counted, let expiresAt = current?.expiresAt { noteServerPassed(expiresAt, at: now) }
         if counted { try reserveRenewal() }
         let flight = RenewalFlight<Strategy.Value>()
         inFlight = flight
@@ -133,11 +135,31 @@ extension AccountSession {
         let now = clock.now()
         renewalTimes.removeAll { now.timeIntervalSince($0) >= policy.window.seconds }
         guard renewalTimes.count < policy.maxRenewals else {
+            let message = excessiveRenewalMessage()
             events.emit(.excessiveRenewal(account))
-            logger.error("excessive renewal", metadata: ["account": "\(account)", "limit": "\(policy.maxRenewals)"])
-            throw AuthError(code: .excessiveRenewal, message: "more than \(policy.maxRenewals) renewals within \(policy.window); the server keeps rejecting renewed credentials", account: account)
+            logger.error("excessive renewal", metadata: ["account": "\(account)", "limit": "\(policy.maxRenewals)", "reason": "\(message)"])
+            throw AuthError(code: .excessiveRenewal, message: message, account: account)
         }
         renewalTimes.append(now)
+    }
+
+    /// Why the budget is spent, and what to change: the policy, when the server's credentials
+    /// live too briefly for it, or the server, when it refuses what it has just issued.
+    func excessiveRenewalMessage() -> String {
+        let budget = "more than \(policy.maxRenewals) renewals within \(policy.window) (RenewalPolicy maxRenewals, window)"
+        let lifetime = current?.expiresAt.map { $0.timeIntervalSince(obtainedAt) }
+        guard let lifetime, lifetime.isFinite, lifetime > 0 else {
+            return "\(budget): the server keeps refusing renewed credentials; check that it accepts the credentials it issues (audience, scope, its clock)"
+        }
+        let age = serverNow.timeIntervalSince(obtainedAt)
+        let needed = Int((policy.window.seconds / lifetime).rounded(.up)) + 1
+        return "\(budget): the current credential lives \(Self.seconds(lifetime)) and was \(Self.seconds(age)) old. "
+            + "If the server's credentials live this briefly, allow at least \(needed) renewals per \(policy.window); "
+            + "if not, the server refuses credentials it has just issued: check their audience and scope, and its clock"
+    }
+
+    private static func seconds(_ value: TimeInterval) -> String {
+        String(format: "%.1f s", value)
     }
 }
 

@@ -104,8 +104,18 @@ public actor AccountSession<Strategy: AuthStrategy> {
         var ready: Published?
         /// The renewal in flight, while no failure is recorded.
         var renewal: RenewalFlight<Strategy.Value>?
-        /// The estimated server clock minus the local clock, in seconds.
+        /// The server clock minus the local clock, in seconds, as the `Date` fields estimate it.
         var skew: TimeInterval = 0
+        /// How far ahead of the local clock the server's clock reads at least, as a refusal at a
+        /// credential's expiry showed; nil when none did, or a `Date` field contradicted it since.
+        var aheadAtLeast: TimeInterval?
+        /// How far ahead of the local clock the server's clock reads at most, by the last `Date`
+        /// field read; nil before the first.
+        var aheadAtMost: TimeInterval?
+
+        /// The server clock minus the local clock as renewal decisions take it: the estimate,
+        /// or more when a refusal showed the server's clock reads further ahead.
+        var offset: TimeInterval { max(skew, aheadAtLeast ?? skew) }
         /// Whether the last store operation failed (one `storeUnavailable` event per episode).
         var storeFaulted = false
     }
@@ -142,11 +152,39 @@ public actor AccountSession<Strategy: AuthStrategy> {
         self.logger = logger
     }
 
-    /// The current time as the server sees it: the local clock plus the estimated skew.
+    /// The current time as the server sees it: the local clock plus ``clockSkew``.
     public nonisolated var serverNow: Date { clock.now().addingTimeInterval(clockSkew) }
 
     /// The estimated server clock minus the local clock, in seconds.
-    public nonisolated var clockSkew: TimeInterval { shared.withLock { $0.skew } }
+    ///
+    /// The server's `Date` fields give the estimate (see
+    /// ``observeServerDate(_:sentAt:receivedAt:)``). When the server refuses a credential that
+    /// was, by this estimate, within a second or so of its expiry (the race a server whose clock
+    /// reads a little ahead causes), the estimate rises by what the credential had left, so that
+    /// the next one is renewed before the server's clock reaches its expiry; a `Date` field that
+    /// says the server's clock cannot read that far ahead undoes it.
+    public nonisolated var clockSkew: TimeInterval { shared.withLock { $0.offset } }
+
+    /// How much further ahead than ``clockSkew`` the server's clock may read, by the last `Date`
+    /// field (``RenewalPolicy/skewThreshold`` before the first): a refusal within this of a
+    /// credential's expiry may be the race at its expiry.
+    nonisolated var clockUncertainty: TimeInterval {
+        shared.withLock { state in
+            max((state.aheadAtMost ?? state.offset + policy.skewThreshold.seconds) - state.offset, 0)
+        }
+    }
+
+    /// Records that the server's clock had passed `expiry` when the client read it as `now`
+    /// (it refused a credential that expires then): it reads at least that much further ahead
+    /// than the estimate, and no further than the last `Date` field allows.
+    nonisolated func noteServerPassed(_ expiry: Date, at now: Date) {
+        let behind = expiry.timeIntervalSince(now)
+        guard behind > 0 else { return }
+        shared.withLock { state in
+            let ahead = state.offset + behind
+            state.aheadAtLeast = min(ahead, state.aheadAtMost ?? ahead)
+        }
+    }
 
     /// Stores a new credential after a sign-in; clears a previous failure. A renewal in flight
     /// is discarded: it neither stores nor publishes its result.
@@ -223,7 +261,7 @@ public actor AccountSession<Strategy: AuthStrategy> {
     nonisolated func readyCredential(at now: Date) -> Published? {
         shared.withLock { state in
             guard let ready = state.ready,
-                  !strategy.needsRenewal(ready.credential, now: now.addingTimeInterval(state.skew), leeway: ready.leeway) else { return nil }
+                  !strategy.needsRenewal(ready.credential, now: now.addingTimeInterval(state.offset), leeway: ready.leeway) else { return nil }
             return ready
         }
     }
@@ -314,11 +352,16 @@ extension AccountSession {
     /// server's clock can be (erring toward renewing early, never toward using an expired
     /// credential), when the whole interval lies at least ``RenewalPolicy/skewThreshold`` from
     /// zero, or when a server taken to be ahead is still that far ahead at most; else zero.
+    /// The interval's upper end also bounds how far ahead a refusal showed the server's clock
+    /// reads (see ``clockSkew``).
     public nonisolated func observeServerDate(_ date: Date, sentAt sent: Date, receivedAt received: Date) {
         let lowest = date.timeIntervalSince(received)
         let highest = date.timeIntervalSince(sent) + 1
         let threshold = policy.skewThreshold.seconds
         shared.withLock { state in
+            state.aheadAtMost = highest
+            // A refusal's lesson that this field contradicts is over (the server's clock went back).
+            if let ahead = state.aheadAtLeast, ahead > highest { state.aheadAtLeast = nil }
             guard state.skew < lowest || state.skew > highest else { return }
             let beyond = lowest >= threshold || highest <= -threshold
             let stillAhead = state.skew > highest && highest >= threshold

@@ -8,12 +8,23 @@ import Foundation
 /// not the moment it is issued. A credential's lifetime runs from when this process obtained it
 /// (signed in, renewed, or read it from the store, where its record's write time counts).
 ///
+/// ## The server's clock
+/// Expiries are read in the server's clock, which the client knows only to the second: a
+/// `Date` field has whole-second resolution, a skew below ``skewThreshold`` is not taken, and
+/// servers stamp whole-second expiries (a JWT's `exp`). So a server may refuse a credential a
+/// little before the client's clock says it expires. That refusal is the expected race, not a
+/// loop: it renews without counting against the budget, and it shows how far ahead the
+/// server's clock reads, so the next credential is renewed in time (see
+/// ``AccountSession/clockSkew``).
+///
 /// ## The renewal budget
 /// The budget (``maxRenewals`` per ``window``) stops loops, such as a server that rejects every
 /// renewed credential; steady renewal at the provider's own token lifetime never touches it. A
-/// renewal counts when a rejection forced it, or when the credential it replaces had lived less
-/// than half its lifetime (or less than half a second), or had no known lifetime. Adopting a credential
-/// another process renewed, a store failure, and finding the account signed out never count.
+/// renewal counts when the credential it replaces had lived less than half its lifetime (or
+/// less than half a second), or had no known lifetime, and when a rejection forced it, unless
+/// the credential was in its last second, or within the uncertainty of the server's clock, of
+/// its expiry. Adopting a credential another process renewed, a store failure, and finding
+/// the account signed out never count.
 public struct RenewalPolicy: Sendable, Equatable {
     /// Renew this long before the credential expires (default 30 s), bounded by
     /// ``maximumLeewayFraction`` of its lifetime.
@@ -66,14 +77,36 @@ public struct RenewalPolicy: Sendable, Equatable {
         return .clamped(seconds: bound, to: leeway)
     }
 
-    /// Whether renewing a credential obtained at `obtainedAt` counts against the budget at `now`.
-    func renewalCounts(expiresAt: Date?, obtainedAt: Date, now: Date, forcedByRejection: Bool) -> Bool {
-        guard !forcedByRejection, let expiresAt else { return true }
+    /// Whether renewing a credential obtained at `obtainedAt` counts against the budget at `now`
+    /// (server time): when it is young, and when a rejection forced it, unless that rejection
+    /// is the race at its expiry (``isExpiryRace(expiresAt:obtainedAt:now:uncertainty:)``).
+    func renewalCounts(expiresAt: Date?, obtainedAt: Date, now: Date, forcedByRejection: Bool, uncertainty: TimeInterval) -> Bool {
+        guard forcedByRejection else { return isYoung(expiresAt: expiresAt, obtainedAt: obtainedAt, now: now) }
+        return !isExpiryRace(expiresAt: expiresAt, obtainedAt: obtainedAt, now: now, uncertainty: uncertainty)
+    }
+
+    /// Whether a credential obtained at `obtainedAt` is young at `now`: it has lived less than
+    /// half its lifetime, or less than half a second, or has no known lifetime.
+    func isYoung(expiresAt: Date?, obtainedAt: Date, now: Date) -> Bool {
+        guard let expiresAt else { return true }
         let lifetime = expiresAt.timeIntervalSince(obtainedAt)
         let age = now.timeIntervalSince(obtainedAt)
         guard lifetime.isFinite, lifetime > 0 else { return true }
         return age < lifetime / 2 || age < Self.minimumUncountedAge
     }
+
+    /// Whether the server's rejection, at `now` (server time as the client reads it), of a
+    /// credential obtained at `obtainedAt` is the expected race at its expiry: the credential is
+    /// not young, and it had at most ``clockResolution``, or `uncertainty` (how much further
+    /// ahead the server's clock may read), left to live.
+    func isExpiryRace(expiresAt: Date?, obtainedAt: Date, now: Date, uncertainty: TimeInterval) -> Bool {
+        guard let expiresAt, !isYoung(expiresAt: expiresAt, obtainedAt: obtainedAt, now: now) else { return false }
+        return expiresAt.timeIntervalSince(now) <= max(uncertainty, Self.clockResolution)
+    }
+
+    /// How well the client knows the server's clock at best: to the second, the resolution of a
+    /// `Date` field and of the whole-second expiries servers stamp (a JWT's `exp`).
+    static let clockResolution: TimeInterval = 1
 
     /// A credential renewed younger than this counts, whatever its lifetime: a provider that
     /// issues tokens of no lifetime at all cannot make the client renew in a tight loop.
