@@ -1,0 +1,89 @@
+import AuthCore
+import AuthHTTPClient
+import Foundation
+import HTTPTypes
+import Testing
+
+/// Issue 51: a Flask API whose access tokens live 2 s (flask-jwt-extended: PyJWT's whole-second
+/// `exp`, rotating refresh tokens, 401 on expiry), used by two accounts with four concurrent
+/// loops each for 30 s under the default ``RenewalPolicy``, as a user would configure it.
+///
+/// The server's clock reads as the client's, or 0.6 s ahead (a server on another host, less than
+/// ``RenewalPolicy/skewThreshold``, so the `Date` fields alone do not correct it). Ahead, every
+/// other token used to expire on the server before the client renewed it (one issued late in a
+/// second lives little more than a second); each of those 401s counted against the renewal
+/// budget, and requests failed with `excessiveRenewal`.
+@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .serialized, .timeLimit(.minutes(2)))
+struct InteropFlaskShortTokenTests {
+    static let users = ["alice", "bob"]
+    static let loopsPerUser = 4
+    static let duration = Duration.seconds(30)
+    static let tokenSeconds = 2
+
+    /// What one loop saw.
+    struct Tally: Sendable {
+        var succeeded = 0
+        var failures: [String: Int] = [:]
+    }
+
+    @Test(arguments: [0.0, 0.6])
+    func twoSecondTokensTwoAccountsFourLoopsThirtySeconds(serverClockAhead clockAhead: Double) async throws {
+        let server = ["--clock-ahead", String(clockAhead)]
+        try await InteropPeer.run("flask_jwt_server.py", accessSeconds: Self.tokenSeconds, renewedAccessSeconds: Self.tokenSeconds, arguments: server) { peer in
+            try await HTTPClientTransport.withTransport { transport in
+                let clients = Self.users.map { peer.bearerClient($0, transport: transport, policy: RenewalPolicy()) }
+                for (client, user) in zip(clients, Self.users) {
+                    try await client.signIn(try await InteropFlaskJWTTests.login(user, peer: peer, transport: transport))
+                }
+                let started = ContinuousClock.now
+                let deadline = started + Self.duration
+                let tallies = try await concurrently(Self.users.count * Self.loopsPerUser) { index in
+                    let client = clients[index % clients.count]
+                    let user = Self.users[index % clients.count]
+                    var tally = Tally()
+                    while ContinuousClock.now < deadline {
+                        do {
+                            let response = try await client.send(.get, peer.url("api/me"))
+                            let profile = try? JSONDecoder().decode(PeerProfile.self, from: response.body)
+                            if response.status.code == 200, profile?.username == user {
+                                tally.succeeded += 1
+                            } else {
+                                tally.failures["status \(response.status.code)", default: 0] += 1
+                            }
+                        } catch let error as AuthError {
+                            tally.failures["\(error.code)", default: 0] += 1
+                        } catch {
+                            tally.failures["\(type(of: error))", default: 0] += 1
+                        }
+                    }
+                    return tally
+                }
+                let elapsed = ContinuousClock.now - started
+                let counters = try await peer.counters(transport)
+
+                let succeeded = tallies.reduce(0) { $0 + $1.succeeded }
+                let failures = tallies.reduce(into: [String: Int]()) { all, tally in all.merge(tally.failures, uniquingKeysWith: +) }
+                let renewals = Self.users.map { counters["oauth_refreshes:\($0)"] }
+                let expiries = Self.users.map { counters["renewed_expiries:\($0)"] }
+                // The server's expiries are whole seconds, and a token renewed in its last second
+                // (three quarters into a life of 1 to 2 s) gets one that expires a second later:
+                // one renewal per whole-second expiry is at most one per second of the run, and
+                // the tokens before and after it.
+                let bound = Int(elapsed.seconds.rounded(.up)) + 2
+                let summary = "requests succeeded \(succeeded), failed \(failures), 401s \(counters["unauthorized"]) (expired tokens \(Self.users.map { counters["expired:\($0)"] })), renewals per account \(renewals) (distinct expiries \(expiries), bound \(bound)), rejected reuse \(counters["rejected_reuse"]), in \(elapsed)"
+                print("InteropFlaskShortTokenTests (server clock ahead \(clockAhead) s): \(summary)")
+
+                #expect(succeeded > 0)
+                #expect(failures.isEmpty, "\(summary)")
+                #expect(counters["rejected_reuse"] == 0, "\(summary)")
+                // One renewal per expiry: each gave the account a token with a new expiry.
+                #expect(renewals == expiries, "\(summary)")
+                #expect(renewals.allSatisfy { $0 <= bound }, "\(summary)")
+                // A handful of 401s: at most one race per account at a token's expiry (before the
+                // session learns how far ahead the server's clock reads), refusing the requests
+                // in flight then, one per loop.
+                #expect(counters["unauthorized"] <= Self.users.count * Self.loopsPerUser, "\(summary)")
+            }
+        }
+    }
+}
