@@ -56,6 +56,7 @@ import Testing
         let logging = AuthContainer()
         logging.override(LoggerKey.self, with: Logger(label: "test") { _ in CapturingLogHandler(capture: capture, logLevel: .debug) })
         logging.override(TransportKey.self, with: ClosureTransport { _ in AuthResponse(status: .ok) })
+        logging.override(CredentialStoreKey.self, with: InMemoryCredentialStore())  // meant: no notice about it
         let client = logging.makeClient(for: alice, strategy: BearerStrategy(allowedHosts: apiHosts) { $0 })
         #expect(client.client.middlewares.contains { $0 is LoggingMiddleware })
         try await client.signIn(BearerTokenSet(accessToken: "t", expiresAt: Date().addingTimeInterval(600)))
