@@ -51,4 +51,63 @@ import Testing
             #expect(posted.output.contains(#"hi"#), "said: \(posted.output)")
         }
     }
+
+    /// Issue 53: `--bogus` printed the story's usage; an empty store printed nothing; a refused
+    /// connection printed its cause twice with unbalanced parentheses.
+    @Test func anUnknownOptionAnEmptyStoreAndARefusedConnectionEachSayOneClearThing() async throws {
+        let bogus = try await Self.demo(["--bogus"])
+        #expect(bogus.status != 0 && bogus.status < 128)
+        #expect(bogus.output.contains("Unknown option '--bogus'"), "said: \(bogus.output)")
+        #expect(bogus.output.contains("auth-demo <subcommand>"), "said: \(bogus.output)")
+        #expect(!bogus.output.contains("auth-demo story [--burst"), "said: \(bogus.output)")
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("AuthKitDemo-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = folder.appendingPathComponent("credentials.sqlite").path
+        let empty = try await Self.demo(["accounts", "--store", store])
+        #expect(empty.status == 0)
+        #expect(empty.output.contains("no accounts under namespace auth-demo in \(store)"), "said: \(empty.output)")
+
+        let refused = try await Self.demo(["login", "--username", "x", "--server", "http://127.0.0.1:1", "--store", store], input: "pw\n")
+        #expect(refused.status == 1)
+        let line = refused.output.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(line == "auth-demo: POST http://127.0.0.1:1 failed: connection refused", "said: \(refused.output)")
+    }
+
+    /// Issue 53: Ctrl-C in the story left its temporary SQLite store behind. Now it removes
+    /// it, says so, and exits 130.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func anInterruptedStoryRemovesItsStoreAndSaysSo(signal number: Int32) async throws {
+        let process = Process()
+        process.executableURL = try PackageExecutable.url(named: "auth-demo")
+        process.arguments = ["story"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        let (exited, continuation) = AsyncStream<Void>.makeStream()
+        process.terminationHandler = { _ in continuation.finish() }
+        try process.run()
+        // The folder is named on the second line; interrupt once it is there.
+        let reader = output.fileHandleForReading
+        let announced = await withCheckedContinuation { (done: CheckedContinuation<String, Never>) in
+            DispatchQueue.global().async {
+                var text = ""
+                while !text.contains("credential store: "), case let chunk = reader.availableData, !chunk.isEmpty {
+                    text += String(decoding: chunk, as: UTF8.self)
+                }
+                done.resume(returning: text)
+            }
+        }
+        let path = try #require(announced.split(separator: "\n").first { $0.hasPrefix("credential store: ") }).dropFirst("credential store: ".count)
+        let folder = URL(fileURLWithPath: String(path)).deletingLastPathComponent()
+        #expect(FileManager.default.fileExists(atPath: folder.path))
+        kill(process.processIdentifier, number)
+        let rest = await withCheckedContinuation { (done: CheckedContinuation<Data, Never>) in
+            DispatchQueue.global().async { done.resume(returning: reader.readDataToEndOfFile()) }
+        }
+        for await _ in exited {}
+        #expect(process.terminationStatus == 128 + number)
+        #expect(String(decoding: rest, as: UTF8.self).contains("interrupted; removed the story's temporary store \(folder.path)"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path))
+    }
 }

@@ -10,7 +10,11 @@ struct AccountsCommand: AsyncParsableCommand {
     func run() async throws {
         try await common.withContainer { container, _ in
             let store = container[CredentialStoreKey.self]
-            for account in try await store.accounts(in: common.namespace) {
+            let accounts = try await store.accounts(in: common.namespace)
+            if accounts.isEmpty {
+                print("no accounts under namespace \(common.namespace) in \(common.store)")
+            }
+            for account in accounts {
                 let key = AccountKey(namespace: common.namespace, account: account)
                 let items = try await store.items(of: key)
                 let credential = try? await container[CredentialVaultKey.self].load(BearerTokenSet.self, for: key)

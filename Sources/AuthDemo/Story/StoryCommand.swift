@@ -20,7 +20,11 @@ struct StoryCommand: AsyncParsableCommand {
     func run() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auth-demo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let interrupts = Self.removingOnInterrupt(folder)
+        defer {
+            for source in interrupts { source.cancel() }
+            try? FileManager.default.removeItem(at: folder)
+        }
         let report = StoryReport()
         try await AuthTestServer.withRunning { server in
             print("AuthTestServer listening on \(server.baseURL.absoluteString)")
@@ -36,5 +40,21 @@ struct StoryCommand: AsyncParsableCommand {
             report.requests = server.counters.requestsByPath.values.reduce(0, +)
         }
         guard report.finish() else { throw ExitCode.failure }
+    }
+
+    /// On Ctrl-C (SIGINT) or SIGTERM: removes the story's temporary folder, says so, and exits
+    /// with 130 (143 for SIGTERM), as a shell expects of an interrupted command.
+    static func removingOnInterrupt(_ folder: URL) -> [any DispatchSourceSignal] {
+        [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                try? FileManager.default.removeItem(at: folder)
+                FileHandle.standardError.write(Data("\nauth-demo: interrupted; removed the story's temporary store \(folder.path)\n".utf8))
+                Foundation.exit(128 + number)
+            }
+            source.resume()
+            return source
+        }
     }
 }
