@@ -84,33 +84,18 @@ input, if a pipe, closes (removing the temporary database).
 import argparse
 import json
 import logging
-import os
 import secrets
-import shutil
-import tempfile
-import threading
 import warnings
-from collections import Counter
 from datetime import timedelta
 
-import django
 from django.conf import settings
 
-from peer_support import serve
+from django_peer import count, count_request, counters_response, create_users, run
 
-USERNAMES = ("alice", "bob")
-PASSWORD = "correct horse battery staple"
 PUBLIC_CLIENT_ID = "interop-tests"
 SERVICE_CLIENT_ID = "svc"
 SERVICE_CLIENT_SECRET = "svc-s3cret"
 
-_lock = threading.Lock()
-_counts, _paths = Counter(), Counter()
-
-
-def count(name, n=1):
-    with _lock:
-        _counts[name] += n
 
 
 def configure(access_seconds, renewed_access_seconds, database):
@@ -189,9 +174,7 @@ def define_project():
             self.get_response = get_response
 
         def __call__(self, request):
-            if request.path != "/_counters":
-                with _lock:
-                    _paths[request.path] += 1
+            count_request(request.path)
             response = self.get_response(request)
             if request.path.startswith(("/api/", "/drf/")) and response.status_code in (401, 403):
                 count("rejected_resource_requests")
@@ -284,8 +267,7 @@ def define_project():
 
     @require_GET
     def counters(request):
-        with _lock:
-            return JsonResponse({"counts": dict(_counts), "requests": dict(_paths)})
+        return counters_response()
 
     urlpatterns = [
         path("o/token/", CountingTokenView.as_view(), name="token"),
@@ -303,15 +285,9 @@ def define_project():
 
 
 def create_database():
-    from django.contrib.auth.hashers import make_password
-    from django.contrib.auth.models import User
-    from django.core.management import call_command
     from oauth2_provider.models import get_application_model
 
-    call_command("migrate", verbosity=0, interactive=False)
-    password = make_password(PASSWORD)  # one hash for both: the hasher takes its time
-    for username in USERNAMES:
-        User.objects.create(username=username, password=password)
+    create_users()
     Application = get_application_model()
     Application.objects.create(
         name="AuthKit interop tests",
@@ -337,21 +313,12 @@ def main():
     args = parser.parse_args()
     renewed = args.renewed_access_seconds if args.renewed_access_seconds is not None else args.access_seconds
 
-    folder = tempfile.mkdtemp(prefix="authkit-dot-peer-")
-
-    def remove_database():
-        shutil.rmtree(folder, ignore_errors=True)
-
-    try:
-        configure(args.access_seconds, renewed, os.path.join(folder, "db.sqlite3"))
-        django.setup()
+    def prepare():
         quiet_rfc9700_warnings()
         define_project()
         create_database()
-        from django.core.wsgi import get_wsgi_application
-        serve(get_wsgi_application(), args.port, cleanup=remove_database)
-    finally:
-        remove_database()
+
+    run(args.port, "authkit-dot-peer-", lambda database: configure(args.access_seconds, renewed, database), prepare)
 
 
 if __name__ == "__main__":

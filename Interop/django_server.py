@@ -44,20 +44,12 @@ input, if a pipe, closes (removing the temporary database). `--access-seconds` a
 """
 
 import argparse
-import os
 import secrets
-import shutil
-import tempfile
-import threading
-from collections import Counter
 
-import django
 from django.conf import settings
 
-from peer_support import serve
+from django_peer import count, count_request, counters_response, create_users, run
 
-USERNAMES = ("alice", "bob")
-PASSWORD = "correct horse battery staple"
 
 LOGIN_TEMPLATE = """<!doctype html>
 <html lang="en">
@@ -75,13 +67,6 @@ LOGIN_TEMPLATE = """<!doctype html>
 </html>
 """
 
-_lock = threading.Lock()
-_counts, _paths = Counter(), Counter()
-
-
-def count(name):
-    with _lock:
-        _counts[name] += 1
 
 
 def configure(session_seconds, database, secure_cookies):
@@ -156,11 +141,9 @@ def define_project():
             self.get_response = get_response
 
         def __call__(self, request):
-            if request.path != "/_counters":
-                with _lock:
-                    _paths[request.path] += 1
-                if request.path.startswith(("/api/", "/drf/")) and not request.user.is_authenticated:
-                    count("unauthenticated")
+            count_request(request.path)
+            if request.path.startswith(("/api/", "/drf/")) and not request.user.is_authenticated:
+                count("unauthenticated")
             return self.get_response(request)
 
     def csrf_failure(request, reason=""):
@@ -192,8 +175,7 @@ def define_project():
 
     @require_GET
     def counters(request):
-        with _lock:
-            return JsonResponse({"counts": dict(_counts), "requests": dict(_paths)})
+        return counters_response()
 
     urlpatterns = [
         path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
@@ -206,17 +188,6 @@ def define_project():
     ]
 
 
-def create_database():
-    from django.contrib.auth.hashers import make_password
-    from django.contrib.auth.models import User
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0, interactive=False)
-    password = make_password(PASSWORD)  # one hash for both: the hasher takes its time
-    for username in USERNAMES:
-        User.objects.create(username=username, password=password)
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
@@ -226,20 +197,11 @@ def main():
     parser.add_argument("--renewed-access-seconds", type=int, help="accepted, unused")
     args = parser.parse_args()
 
-    folder = tempfile.mkdtemp(prefix="authkit-django-peer-")
-
-    def remove_database():
-        shutil.rmtree(folder, ignore_errors=True)
-
-    try:
-        configure(args.session_seconds, os.path.join(folder, "db.sqlite3"), args.secure_cookies)
-        django.setup()
+    def prepare():
         define_project()
-        create_database()
-        from django.core.wsgi import get_wsgi_application
-        serve(get_wsgi_application(), args.port, cleanup=remove_database)
-    finally:
-        remove_database()
+        create_users()
+
+    run(args.port, "authkit-django-peer-", lambda database: configure(args.session_seconds, database, args.secure_cookies), prepare)
 
 
 if __name__ == "__main__":
