@@ -1,5 +1,5 @@
 public import AuthCore
-public import Foundation
+import Foundation
 public import HTTPTypes
 
 /// Sessions held in cookies: signs in by posting credentials to a login endpoint (after its

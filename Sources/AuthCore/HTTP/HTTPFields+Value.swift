@@ -1,4 +1,4 @@
-public import HTTPTypes
+import HTTPTypes
 
 extension HTTPFields {
     /// The value of the field `name` as the subscript gives it: one field's value, or several

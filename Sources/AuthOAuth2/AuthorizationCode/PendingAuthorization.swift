@@ -1,4 +1,4 @@
-public import AuthCore
+import AuthCore
 public import Foundation
 
 /// An authorization in progress: the URL to open in the user's browser, and what completing it

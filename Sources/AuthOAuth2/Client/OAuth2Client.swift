@@ -1,5 +1,5 @@
 public import AuthCore
-public import Foundation
+import Foundation
 
 /// One registered client of an authorization server: its id, how it authenticates, and the
 /// provider it belongs to. The grants are methods on it (authorization code with PKCE, client

@@ -1,5 +1,5 @@
 public import AuthCore
-public import Foundation
+import Foundation
 
 extension OAuth2Client {
     /// The grant type of RFC 8628 §3.4.

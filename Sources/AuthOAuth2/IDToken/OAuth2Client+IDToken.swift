@@ -1,5 +1,5 @@
-public import AuthCore
-public import Foundation
+import AuthCore
+import Foundation
 import JWTKit
 
 extension OAuth2Client {

@@ -1,5 +1,5 @@
 public import AuthCore
-public import Foundation
+import Foundation
 
 extension OAuth2Client {
     /// Revokes a token at the provider (RFC 7009).
