@@ -656,16 +656,17 @@ import Testing
         guard info.active, info.scope?.split(separator: " ").contains("read") == true else { return }
     }
 
-    /// Sources/AuthOAuth2/Loopback/LoopbackRedirectListener.swift:15
-    static func AuthOAuth2_Loopback_LoopbackRedirectListener_15() async throws {
-        let listener = try await LoopbackRedirectListener.start()
+    /// Sources/AuthOAuth2/Loopback/LoopbackRedirectListener.swift:27
+    static func AuthOAuth2_Loopback_LoopbackRedirectListener_27() async throws {
+        let listener = try await LoopbackRedirectListener.bind()
         let pending = try await app.startAuthorization(redirectURI: listener.redirectURI, scopes: ["openid"])
         print("Open \(pending.url) in your browser")
-        let tokens = try await app.completeAuthorization(pending, redirect: try await listener.waitForRedirect())
+        let redirect = try await listener.waitForRedirect(of: pending)
+        let tokens = try await app.completeAuthorization(pending, redirect: redirect)
     }
 
-    /// Sources/AuthOAuth2/Loopback/OAuth2Client+Browser.swift:9
-    static func AuthOAuth2_Loopback_OAuth2Client_Browser_9() async throws {
+    /// Sources/AuthOAuth2/Loopback/OAuth2Client+Browser.swift:10
+    static func AuthOAuth2_Loopback_OAuth2Client_Browser_10() async throws {
         let tokens = try await app.signInWithBrowser(scopes: ["openid", "profile"]) { url in
             print("Open \(url) to sign in")
         }

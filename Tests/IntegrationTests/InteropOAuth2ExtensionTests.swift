@@ -42,20 +42,32 @@ struct LoopbackSignInTests {
 
     @Test func theListenerTakesOneRedirectAndTimesOut() async throws {
         try await HTTPClientTransport.withTransport { transport in
-            let listener = try await LoopbackRedirectListener.start(path: "/done")
+            let listener = try await LoopbackRedirectListener.bind(path: "/done")
             let port = try #require(listener.redirectURI.port)
             #expect(listener.redirectURI.absoluteString == "http://127.0.0.1:\(port)/done")
+            let pending = Self.pending(state: "s", redirectURI: listener.redirectURI)
+            let wait = Task { try await listener.waitForRedirect(of: pending, timeout: .seconds(5)) }
             let other = try await transport.send(AuthRequest(method: .get, url: URL(string: "http://127.0.0.1:\(port)/elsewhere?code=x")!))
             #expect(other.status.code == 404)
             let first = try await transport.send(AuthRequest(method: .get, url: URL(string: "http://127.0.0.1:\(port)/done?code=c1&state=s")!))
             #expect(first.status.code == 200)
             let second = try? await transport.send(AuthRequest(method: .get, url: URL(string: "http://127.0.0.1:\(port)/done?code=c2&state=s")!))
             #expect(second == nil || second?.status.code == 400)  // the path, but not the awaited redirect any more
-            #expect(try await listener.waitForRedirect(timeout: .seconds(5)).absoluteString == "http://127.0.0.1:\(port)/done?code=c1&state=s")
+            #expect(try await wait.value.absoluteString == "http://127.0.0.1:\(port)/done?code=c1&state=s")
 
-            let idle = try await LoopbackRedirectListener.start()
-            await #expect { try await idle.waitForRedirect(timeout: .milliseconds(200)) } throws: { ($0 as? AuthError)?.code == .timeout }
+            let idle = try await LoopbackRedirectListener.bind()
+            await #expect { try await idle.waitForRedirect(of: Self.pending(state: "s", redirectURI: idle.redirectURI), timeout: .milliseconds(200)) } throws: {
+                ($0 as? AuthError)?.code == .timeout
+            }
         }
+    }
+
+    /// A pending authorization that redirects to `redirectURI` with `state`.
+    static func pending(state: String, redirectURI: URL) -> PendingAuthorization {
+        PendingAuthorization(
+            url: URL(string: "https://id.example/authorize")!, state: state, nonce: nil, pkce: PKCE(),
+            redirectURI: redirectURI, issuer: URL(string: "https://id.example")!
+        )
     }
 
     /// Opens a URL on its own task, as a browser does, following the redirects.

@@ -111,13 +111,14 @@ import Testing
 
     @Test func aStrayRequestDoesNotEndTheLoopbackWait() async throws {
         try await Harness.run { h in
-            let listener = try await LoopbackRedirectListener.start(path: "callback")
-            listener.expect(state: "s-1")
+            let listener = try await LoopbackRedirectListener.bind(path: "callback")
+            let pending = try await Self.app(h).startAuthorization(redirectURI: listener.redirectURI, scopes: ["read"])
+            let wait = Task { try await listener.waitForRedirect(of: pending, timeout: .seconds(5)) }
             let stray = try await h.transport.send(AuthRequest(method: .get, url: listener.redirectURI.appending(queryItems: [URLQueryItem(name: "code", value: "x")])))
             #expect(stray.status.code == 400)
-            let real = listener.redirectURI.appending(queryItems: [URLQueryItem(name: "code", value: "c"), URLQueryItem(name: "state", value: "s-1")])
+            let real = listener.redirectURI.appending(queryItems: [URLQueryItem(name: "code", value: "c"), URLQueryItem(name: "state", value: pending.state)])
             #expect(try await h.transport.send(AuthRequest(method: .get, url: real)).status.code == 200)
-            #expect(try await listener.waitForRedirect(timeout: .seconds(5)) == real)
+            #expect(try await wait.value == real)
         }
     }
 

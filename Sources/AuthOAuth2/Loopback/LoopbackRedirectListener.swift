@@ -3,109 +3,161 @@ public import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import Synchronization
 
 /// Receives the redirect that ends a browser sign-in of a command-line tool (RFC 8252 §7.3): an
 /// HTTP listener on 127.0.0.1 and a port the system chooses, for exactly one redirect to its
-/// path. It answers the browser with a short page, and stops listening once the redirect came,
-/// the wait timed out, or ``close()`` was called. Once ``expect(state:)`` named the
-/// authorization's `state`, a request to the path without it (a stray local request, a page
-/// probing localhost) gets a 400 and does not end the wait.
+/// path, the one that carries the pending authorization's `state`.
+///
+/// ``bind(path:page:maxConnections:connectionTimeout:)`` takes the port, so that the redirect
+/// URI is known before the authorization starts; the listener reads no request until
+/// ``waitForRedirect(of:timeout:)`` gives it the ``PendingAuthorization`` whose `state` it
+/// waits for (connections that come earlier wait in the system's queue). So no request is
+/// ever answered without the state to check it against. Then:
+/// - a request whose `Host` is not exactly `127.0.0.1:<port>` gets `421 Misdirected Request`
+///   (a web page that had a name of its own resolve to 127.0.0.1, DNS rebinding); `localhost`
+///   is refused too, since the redirect URI names 127.0.0.1;
+/// - a request to the path without the state, or with another one (a stray local request, a
+///   page probing localhost) gets `400`, anything else `404`; neither ends the wait;
+/// - every answer says `Connection: close` and its connection is closed once it is written; a
+///   connection that brings no complete request head within `connectionTimeout` is closed; at
+///   most `maxConnections` are open at once, and one more is closed as it is accepted;
+/// - once the wait ends (the redirect came, it timed out, ``close()``), the listener closes
+///   every connection it holds and stops listening.
 ///
 /// ```swift
-/// let listener = try await LoopbackRedirectListener.start()
+/// let listener = try await LoopbackRedirectListener.bind()
 /// let pending = try await app.startAuthorization(redirectURI: listener.redirectURI, scopes: ["openid"])
 /// print("Open \(pending.url) in your browser")
-/// let tokens = try await app.completeAuthorization(pending, redirect: try await listener.waitForRedirect())
+/// let redirect = try await listener.waitForRedirect(of: pending)
+/// let tokens = try await app.completeAuthorization(pending, redirect: redirect)
 /// ```
 public final class LoopbackRedirectListener: Sendable {
-    /// `http://127.0.0.1:<port><path>`: the redirect URI to register the authorization with.
+    /// `http://127.0.0.1:<port><path>`: the redirect URI to start the authorization with.
     public let redirectURI: URL
     private let channel: any Channel
-    private let redirects: AsyncStream<URL>
-    private let expectedState: ExpectedState
+    private let session: LoopbackSession
 
-    private init(redirectURI: URL, channel: any Channel, redirects: AsyncStream<URL>, expectedState: ExpectedState) {
+    private init(redirectURI: URL, channel: any Channel, session: LoopbackSession) {
         self.redirectURI = redirectURI
         self.channel = channel
-        self.redirects = redirects
-        self.expectedState = expectedState
+        self.session = session
     }
 
-    /// Accepts only a redirect that carries `state` (the pending authorization's).
-    public func expect(state: String) {
-        expectedState.value.withLock { $0 = state }
+    deinit {
+        session.end()
+        channel.close(promise: nil)
     }
 
-    /// Starts listening.
+    /// Takes a port on 127.0.0.1 for the redirect; no request is read before
+    /// ``waitForRedirect(of:timeout:)``.
     /// - Parameters:
     ///   - path: The redirect URI's path.
     ///   - page: The HTML the browser shows once the redirect arrived.
-    /// - Throws: `AuthError` `.transport` when no port could be bound.
-    public static func start(path: String = "/callback", page: String = LoopbackRedirectListener.defaultPage) async throws -> LoopbackRedirectListener {
+    ///   - maxConnections: How many connections may be open at once; one more is closed as it
+    ///     is accepted.
+    ///   - connectionTimeout: How long a connection may take to bring a complete request head
+    ///     before it is closed.
+    /// - Throws: `AuthError` `.transport` when no port could be bound; `.invalidRequest` when
+    ///   `path` does not make a URL or `maxConnections` is less than 1.
+    public static func bind(
+        path: String = "/callback", page: String = LoopbackRedirectListener.defaultPage,
+        maxConnections: Int = 16, connectionTimeout: Duration = .seconds(10)
+    ) async throws -> LoopbackRedirectListener {
         let path = path.hasPrefix("/") ? path : "/" + path
-        let (redirects, continuation) = AsyncStream.makeStream(of: URL.self, bufferingPolicy: .bufferingOldest(1))
-        let delivered = Atomic(false)
-        let port = Atomic(0)
-        let expectedState = ExpectedState()
-        let deliver: @Sendable (String) -> Bool = { target in
-            guard let url = URL(string: "http://127.0.0.1:\(port.load(ordering: .relaxed))\(target)") else { return false }
-            if let state = expectedState.value.withLock({ $0 }), AuthorizationResponse(redirect: url).state != state { return false }
-            guard delivered.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return false }
-            continuation.yield(url)
-            continuation.finish()
-            return true
+        guard maxConnections > 0 else {
+            throw AuthError.invalidRequest("a loopback listener needs room for at least one connection; maxConnections is \(maxConnections)")
         }
+        guard URL(string: "http://127.0.0.1:1\(path)") != nil else {
+            throw AuthError.invalidRequest("the redirect path \(path) does not make a URL")
+        }
+        let session = LoopbackSession(path: path, page: page, maxConnections: maxConnections)
+        let timeout = TimeAmount.nanoseconds(Int64(connectionTimeout / .nanoseconds(1)))
         let channel: any Channel
         do {
             channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .serverChannelOption(.backlog, value: 8)
+                .serverChannelOption(.backlog, value: Int32(clamping: maxConnections))
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                // Nothing is accepted before the wait knows the state (`waitForRedirect(of:timeout:)`).
+                .serverChannelOption(.autoRead, value: false)
                 .childChannelInitializer { child in
-                    child.pipeline.configureHTTPServerPipeline().flatMapThrowing {
-                        try child.pipeline.syncOperations.addHandler(RedirectHandler(path: path, page: page, deliver: deliver))
+                    guard session.connections.admit(child) else {
+                        // The bootstrap closes a connection whose initializer failed.
+                        return child.eventLoop.makeFailedFuture(LoopbackConnectionRefused())
+                    }
+                    let deadline = child.eventLoop.scheduleTask(in: timeout) { child.close(promise: nil) }
+                    child.closeFuture.whenComplete { _ in
+                        deadline.cancel()
+                        session.connections.remove(child)
+                    }
+                    return child.pipeline.configureHTTPServerPipeline().flatMapThrowing {
+                        try child.pipeline.syncOperations.addHandler(LoopbackRequestHandler(session: session))
                     }
                 }
                 .bind(host: "127.0.0.1", port: 0).get()
         } catch {
             throw AuthError.transport("could not listen on 127.0.0.1 for the sign-in's redirect: \(error)", underlying: error)
         }
-        let bound = channel.localAddress?.port ?? 0
-        port.store(bound, ordering: .relaxed)
-        guard let uri = URL(string: "http://127.0.0.1:\(bound)\(path)") else {
+        let port = channel.localAddress?.port ?? 0
+        session.port = port
+        guard let uri = URL(string: "http://127.0.0.1:\(port)\(path)") else {
             try? await channel.close()
             throw AuthError.invalidRequest("the redirect path \(path) does not make a URL")
         }
-        return LoopbackRedirectListener(redirectURI: uri, channel: channel, redirects: redirects, expectedState: expectedState)
+        return LoopbackRedirectListener(redirectURI: uri, channel: channel, session: session)
     }
 
-    /// Waits for the redirect, then stops listening.
-    /// - Parameter timeout: How long the user has to finish signing in.
+    /// Answers requests until the redirect of `pending` arrives, then closes every connection
+    /// and stops listening. A listener waits once.
+    /// - Parameters:
+    ///   - pending: The authorization started with this listener's ``redirectURI``; the
+    ///     redirect must carry its `state`.
+    ///   - timeout: How long the user has to finish signing in.
     /// - Returns: The full redirect URL, for ``OAuth2Client/completeAuthorization(_:redirect:)``.
-    /// - Throws: `AuthError` `.timeout` when no redirect came in time; `CancellationError`.
-    public func waitForRedirect(timeout: Duration = .seconds(300)) async throws -> URL {
-        defer { channel.close(promise: nil) }
-        let redirects = self.redirects
-        return try await withThrowingTaskGroup(of: URL?.self) { group in
+    /// - Throws: `AuthError` `.timeout` when no redirect came in time; `.authorizationFailed`
+    ///   when ``close()`` ended the wait; `.invalidRequest` when `pending` redirects elsewhere
+    ///   or the listener already waited; `.transport` when it could not start reading;
+    ///   `CancellationError`.
+    public func waitForRedirect(of pending: PendingAuthorization, timeout: Duration = .seconds(300)) async throws -> URL {
+        guard pending.redirectURI.absoluteString == redirectURI.absoluteString else {
+            throw AuthError.invalidRequest(
+                "the pending authorization redirects to \(pending.redirectURI.absoluteString), not to this listener's \(redirectURI.absoluteString): start it with the listener's redirectURI"
+            )
+        }
+        guard session.begin(state: pending.state) else {
+            throw AuthError.invalidRequest("this loopback listener already waited for a redirect; bind a new one for a new authorization")
+        }
+        defer { stop() }
+        do {
+            try await channel.setOption(ChannelOptions.autoRead, value: true).get()
+        } catch {
+            throw AuthError.transport("could not accept connections on \(redirectURI.absoluteString): \(error)", underlying: error)
+        }
+        let redirects = session.redirects
+        let outcome = try await withThrowingTaskGroup(of: WaitOutcome.self) { group in
             group.addTask {
-                for await url in redirects { return url }
-                return nil
+                for await url in redirects { return .redirect(url) }
+                return .closed
             }
             group.addTask {
                 try await Task.sleep(for: timeout)
-                return nil
+                return .timedOut
             }
             defer { group.cancelAll() }
-            guard let first = try await group.next(), let url = first else {
-                try Task.checkCancellation()
-                throw AuthError(code: .timeout, message: "no sign-in redirect arrived at \(redirectURI.absoluteString) within \(timeout)")
-            }
-            return url
+            return try await group.next() ?? .closed
+        }
+        try Task.checkCancellation()
+        switch outcome {
+        case .redirect(let url): return url
+        case .timedOut:
+            throw AuthError(code: .timeout, message: "no sign-in redirect arrived at \(redirectURI.absoluteString) within \(timeout)")
+        case .closed:
+            throw AuthError(code: .authorizationFailed, message: "the loopback listener at \(redirectURI.absoluteString) was closed before the sign-in's redirect arrived")
         }
     }
 
-    /// Stops listening without waiting.
+    /// Ends a wait in progress, closes every connection and stops listening.
     public func close() async {
+        session.end()
         try? await channel.close()
     }
 
@@ -114,43 +166,22 @@ public final class LoopbackRedirectListener: Sendable {
         <!doctype html><html><head><meta charset="utf-8"><title>Signed in</title></head>\
         <body><p>You can close this window and return to the application.</p></body></html>
         """
-}
 
-/// The `state` a listener waits for, shared with its handler.
-private final class ExpectedState: Sendable {
-    let value = Mutex<String?>(nil)
-}
+    /// How many connections are open now.
+    var openConnections: Int { session.connections.count }
 
-/// Answers the one redirect to `path` with the page, a request to the path that is not it with
-/// 400, anything else with 404.
-private final class RedirectHandler: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPServerRequestPart
-    typealias OutboundOut = HTTPServerResponsePart
-
-    let path: String
-    let page: String
-    let deliver: @Sendable (String) -> Bool
-
-    init(path: String, page: String, deliver: @escaping @Sendable (String) -> Bool) {
-        self.path = path
-        self.page = page
-        self.deliver = deliver
+    /// Ends the session and closes the listening socket.
+    private func stop() {
+        session.end()
+        channel.close(promise: nil)
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard case .head(let head) = unwrapInboundIn(data) else { return }
-        let requestPath = head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? head.uri
-        let onPath = head.method == .GET && requestPath == path
-        let isRedirect = onPath && deliver(head.uri)
-        let body = isRedirect ? page : onPath ? "not the redirect of this sign-in" : "not found"
-        var headers = HTTPHeaders()
-        headers.add(name: "Content-Type", value: isRedirect ? "text/html; charset=utf-8" : "text/plain")
-        headers.add(name: "Content-Length", value: String(body.utf8.count))
-        headers.add(name: "Connection", value: "close")
-        headers.add(name: "Cache-Control", value: "no-store")
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: isRedirect ? .ok : onPath ? .badRequest : .notFound, headers: headers))), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: body)))), promise: nil)
-        let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+    private enum WaitOutcome: Sendable {
+        case redirect(URL)
+        case timedOut
+        case closed
     }
 }
+
+/// Why a connection over the listener's limit was closed at accept.
+struct LoopbackConnectionRefused: Error {}

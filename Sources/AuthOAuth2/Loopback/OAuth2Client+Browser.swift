@@ -4,7 +4,8 @@ public import Foundation
 extension OAuth2Client {
     /// Signs a user in through their browser, for a command-line tool (RFC 8252): listens on
     /// 127.0.0.1 for the redirect, starts the authorization code flow with PKCE, lets `open`
-    /// show the URL (print it, or launch a browser), waits for the redirect and completes.
+    /// show the URL (print it, or launch a browser), waits for the redirect that carries the
+    /// authorization's `state` (``LoopbackRedirectListener``) and completes.
     ///
     /// ```swift
     /// let tokens = try await app.signInWithBrowser(scopes: ["openid", "profile"]) { url in
@@ -23,12 +24,14 @@ extension OAuth2Client {
         scopes: [String], parameters: [(String, String)] = [], timeout: Duration = .seconds(300),
         open: (URL) async throws -> Void
     ) async throws -> BearerTokenSet {
-        let listener = try await LoopbackRedirectListener.start()
+        let listener = try await LoopbackRedirectListener.bind()
         do {
             let pending = try await startAuthorization(redirectURI: listener.redirectURI, scopes: scopes, parameters: parameters)
-            listener.expect(state: pending.state)
+            // Waiting (and so answering the browser) begins before `open` is called, which may
+            // not return until the browser has come back.
+            async let redirect = listener.waitForRedirect(of: pending, timeout: timeout)
             try await open(pending.url)
-            return try await completeAuthorization(pending, redirect: listener.waitForRedirect(timeout: timeout))
+            return try await completeAuthorization(pending, redirect: redirect)
         } catch {
             await listener.close()
             throw error

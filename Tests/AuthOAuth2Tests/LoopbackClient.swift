@@ -1,0 +1,105 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A plain TCP connection to 127.0.0.1, for sending a loopback listener what a browser, a local
+/// program or a rebinding page would send, byte for byte, and seeing whether the listener
+/// closed it. Its blocking calls run on a thread of their own, off the concurrency pool.
+final class LoopbackClient: @unchecked Sendable {
+    private let socket: Int32
+
+    /// Connects to `port`; a connection the listener refuses at once still connects.
+    init(port: Int) async throws {
+        let socket = try await Self.offPool { () throws -> Int32 in
+            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard socket >= 0 else { throw POSIXError(.EMFILE) }
+            var timeout = timeval(tv_sec: 5, tv_usec: 0)
+            setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = UInt16(port).bigEndian
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard connected == 0 else {
+                Glibc.close(socket)
+                throw POSIXError(.ECONNREFUSED)
+            }
+            return socket
+        }
+        self.socket = socket
+    }
+
+    deinit { Glibc.close(socket) }
+
+    /// Sends `text`.
+    func send(_ text: String) async {
+        let socket = self.socket
+        await Self.offPool { _ = Array(text.utf8).withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
+    }
+
+    /// Sends a `GET` of `target` with `host` as its `Host` field (none when nil), and reads the
+    /// answer up to the connection's end.
+    func get(_ target: String, host: String?, version: String = "HTTP/1.1") async -> String {
+        await send("GET \(target) \(version)\r\n" + (host.map { "Host: \($0)\r\n" } ?? "") + "User-Agent: test\r\n\r\n")
+        return await readToEnd(within: .seconds(5)).text
+    }
+
+    /// Reads until the listener closes the connection or `within` passes: what came, and
+    /// whether it was closed.
+    func readToEnd(within: Duration) async -> (text: String, closed: Bool) {
+        let socket = self.socket
+        return await Self.offPool {
+            let end = ContinuousClock.now + within
+            var data = [UInt8]()
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while ContinuousClock.now < end {
+                var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
+                setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+                let count = read(socket, &buffer, buffer.count)
+                if count > 0 { data += buffer[0..<count]; continue }
+                if count == 0 { return (String(decoding: data, as: UTF8.self), true) }
+                let error = errno
+                if error == EAGAIN || error == EWOULDBLOCK || error == EINTR { continue }
+                return (String(decoding: data, as: UTF8.self), true)  // reset: closed too
+            }
+            return (String(decoding: data, as: UTF8.self), false)
+        }
+    }
+
+    /// How many of `clients` the listener still holds open once `within` passed (fewer as soon
+    /// as all are closed).
+    static func countOpen(_ clients: [LoopbackClient], within: Duration) async -> Int {
+        let sockets = clients.map(\.socket)
+        return await offPool {
+            let end = ContinuousClock.now + within
+            var open = Set(sockets)
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while !open.isEmpty {
+                for socket in open {
+                    let count = recv(socket, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+                    if count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) { open.remove(socket) }
+                }
+                guard ContinuousClock.now < end, !open.isEmpty else { break }
+                usleep(50_000)
+            }
+            return open.count
+        }
+    }
+
+    /// Runs `body` on a thread of its own.
+    static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try body() }) }.start()
+        }
+    }
+
+    /// Runs `body` on a thread of its own.
+    static func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: body()) }.start()
+        }
+    }
+}
