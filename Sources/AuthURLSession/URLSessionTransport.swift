@@ -23,11 +23,15 @@ import HTTPTypes
 /// (`HTTPURLResponse` keeps one value per name), so several `Set-Cookie` fields reach the
 /// pipeline as one: use AsyncHTTPClient's transport with the cookie jar.
 public final class URLSessionTransport: Transport {
-    /// The session requests go through (its delegate refuses redirects).
+    /// The session requests go through (its delegate refuses redirects and reads bodies up to
+    /// their limit).
     public let session: URLSession
+    private let delegate: SessionDelegate
     /// How long a request may take.
     public let timeout: Duration
-    /// The largest response body accepted; longer bodies fail with a transport error.
+    /// The largest response body accepted. A longer body fails with `AuthError`
+    /// `.responseTooLarge` as soon as its bytes pass the limit (or at once, when its
+    /// `Content-Length` does), never read whole.
     public let maxResponseBytes: Int
 
     /// A transport over a session of its own, made from `configuration` (ephemeral by default: no
@@ -36,7 +40,9 @@ public final class URLSessionTransport: Transport {
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
         configuration.urlCache = nil
-        self.session = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
+        let delegate = SessionDelegate()
+        self.delegate = delegate
+        self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         self.timeout = timeout
         self.maxResponseBytes = maxResponseBytes
     }
@@ -50,8 +56,9 @@ public final class URLSessionTransport: Transport {
     ///   not go on the wire as it is written (`.` or `..` segments, bytes Foundation's `URL`
     ///   percent-encodes), `.timeout`
     ///   when no response came within ``timeout``, `.transport` when the request cannot be sent or
-    ///   the response read (or is larger than ``maxResponseBytes``); `CancellationError` when the
-    ///   task is cancelled.
+    ///   the response read; `.responseTooLarge` when the body is larger than
+    ///   ``maxResponseBytes`` or the request's ``/AuthCore/RequestOptions/maxResponseBytes``
+    ///   (the body is read only up to the limit); `CancellationError` when the task is cancelled.
     public func send(_ request: AuthRequest) async throws -> AuthResponse {
         guard let url = URL(string: try request.urlForTransport()) else {
             throw AuthError.invalidRequest("the request's target is not a URL URLSession can send")
@@ -79,10 +86,14 @@ public final class URLSessionTransport: Transport {
         if !request.body.isEmpty || [.post, .put, .patch].contains(request.head.method) {
             outgoing.httpBody = request.body
         }
+        let maxResponseBytes = min(maxResponseBytes, request.options.maxResponseBytes ?? .max)
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await session.data(for: outgoing)
+            (data, response) = try await receive(outgoing, upTo: maxResponseBytes)
+        } catch is ResponseBodyTooLarge {
+            if Task.isCancelled { throw CancellationError() }
+            throw AuthError(code: .responseTooLarge, message: "\(request.head.method) \(request.origin?.description ?? "?"): the response body is larger than \(maxResponseBytes) bytes")
         } catch {
             if Task.isCancelled || (error as? URLError)?.code == .cancelled || error is CancellationError { throw CancellationError() }
             let origin = request.origin?.description ?? "?"
@@ -94,16 +105,30 @@ public final class URLSessionTransport: Transport {
         guard let http = response as? HTTPURLResponse else {
             throw AuthError.transport("\(request.head.method) \(request.origin?.description ?? "?"): the response is not HTTP")
         }
-        let maxResponseBytes = min(maxResponseBytes, request.options.maxResponseBytes ?? .max)
-        guard data.count <= maxResponseBytes else {
-            throw AuthError(code: .responseTooLarge, message: "\(request.head.method) \(request.origin?.description ?? "?"): the response body is larger than \(maxResponseBytes) bytes")
-        }
         var fields = HTTPFields()
         for (name, value) in http.allHeaderFields {
             guard let name = name as? String, let value = value as? String, let field = HTTPField.Name(name) else { continue }
             fields.append(HTTPField(name: field, value: value))
         }
         return AuthResponse(head: HTTPResponse(status: .init(code: http.statusCode), headerFields: fields), body: data)
+    }
+
+    /// Runs a data task for `request` and collects its body, at most `limit` bytes: the task is
+    /// cancelled as soon as the body passes the limit, so that no more than the limit (and one
+    /// read's bytes) is held. Cancelling the calling task cancels the data task.
+    /// - Throws: `ResponseBodyTooLarge`, or the data task's error.
+    private func receive(_ request: URLRequest, upTo limit: Int) async throws -> (Data, URLResponse) {
+        let task = session.dataTask(with: request)
+        let collector = BodyCollector(limit: limit)
+        delegate.register(collector, for: task)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                collector.wait(continuation)
+                task.resume()
+            }
+        } onCancel: {
+            task.cancel()
+        }
     }
 
     /// The target (path and query) of `url` as Foundation spells it, which URLSession sends.
@@ -127,9 +152,3 @@ public final class URLSessionTransport: Transport {
     }
 }
 
-/// Hands a redirect back as the response instead of following it.
-final class RedirectRefusal: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-        completionHandler(nil)
-    }
-}

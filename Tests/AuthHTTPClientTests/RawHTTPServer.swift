@@ -7,7 +7,9 @@ import Glibc
 /// byte, as it arrived, and answers with `answer` (by default `200 OK` with no body), then with
 /// each of `later`'s parts after its pause, then closes the connection. For asserting what is
 /// on the wire, which a server framework would normalize (it re-joins repeated `Cookie` fields,
-/// say), and for bodies that come slowly or stop. `close()` ends a pause at once.
+/// say), and for bodies that come slowly or stop. `close()` ends a pause at once. With
+/// `repeating`, its bytes go `times` times right after the answer, as fast as the client reads
+/// them (a body larger than memory, never held whole), until the client goes away.
 final class RawHTTPServer: @unchecked Sendable {
     let port: Int
     private let socket: Int32
@@ -18,9 +20,17 @@ final class RawHTTPServer: @unchecked Sendable {
     private var isClosed = false
     private let answer: [UInt8]
     private let later: [(pause: Duration, bytes: [UInt8])]
+    private let repeating: (bytes: [UInt8], times: Int)?
+    /// How many bytes of `repeating` went out.
+    private let sentCount = NSLock()
+    private var repeatedBytes = 0
 
-    init(answer: String = "HTTP/1.1 200 OK\r\ncontent-length: 0\r\nconnection: close\r\n\r\n", later: [(pause: Duration, bytes: String)] = []) throws {
+    init(
+        answer: String = "HTTP/1.1 200 OK\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
+        repeating: (bytes: String, times: Int)? = nil, later: [(pause: Duration, bytes: String)] = []
+    ) throws {
         self.answer = Array(answer.utf8)
+        self.repeating = repeating.map { (Array($0.bytes.utf8), $0.times) }
         self.later = later.map { ($0.pause, Array($0.bytes.utf8)) }
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.socket = socket
@@ -38,6 +48,9 @@ final class RawHTTPServer: @unchecked Sendable {
 
     /// `http://127.0.0.1:<port>/`.
     var url: URL { URL(string: "http://127.0.0.1:\(port)/")! }
+
+    /// How many bytes of `repeating` the server could send.
+    var repeatedBytesSent: Int { sentCount.withLock { repeatedBytes } }
 
     /// The request heads received so far, each up to its blank line.
     var requestHeads: [String] { received.withLock { heads } }
@@ -82,6 +95,13 @@ final class RawHTTPServer: @unchecked Sendable {
             received.withLock { heads.append(String(decoding: data, as: UTF8.self)) }
             // `send` without SIGPIPE: the client may be gone (it timed out) when a later part goes.
             _ = answer.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if let repeating {
+                for _ in 0..<repeating.times {
+                    let sent = repeating.bytes.withUnsafeBytes { sendAll(connection, $0) }
+                    sentCount.withLock { repeatedBytes += sent }
+                    guard sent == repeating.bytes.count, closing.withLock({ !isClosed }) else { break }
+                }
+            }
             for part in later {
                 guard pause(part.pause) else { break }
                 _ = part.bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -89,6 +109,17 @@ final class RawHTTPServer: @unchecked Sendable {
             Glibc.close(connection)
         }
     }
+}
+
+/// Sends all of `bytes` unless the connection fails first; how many went.
+private func sendAll(_ connection: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+    var offset = 0
+    while offset < bytes.count {
+        let count = send(connection, bytes.baseAddress.map { $0 + offset }, bytes.count - offset, Int32(MSG_NOSIGNAL))
+        guard count > 0 else { break }
+        offset += count
+    }
+    return offset
 }
 
 private extension Array where Element == UInt8 {
