@@ -31,8 +31,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard let collector = collector(of: dataTask) else { return dataTask.cancel() }
-        if !collector.append(data) { dataTask.cancel() }
+        guard let collector = collector(of: dataTask), collector.append(data) else {
+            // Not on the calling thread: FoundationNetworking's `cancel()` waits for the session's
+            // work queue, which delivers this call (``InlineDeliveryQueue``).
+            DispatchQueue.global().async { dataTask.cancel() }
+            return
+        }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
@@ -40,6 +44,21 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         collector?.complete(error)
     }
 }
+
+#if canImport(FoundationNetworking)
+/// The delegate queue of a transport's session on Linux: runs each delegate call at once, on the
+/// thread that hands it over. FoundationNetworking hands every libcurl read to the delegate queue
+/// and reads on without waiting; with a queue of its own, deliveries that lag behind (a loaded
+/// machine) pile up in memory, whatever the body limit. Run inline, libcurl reads no further
+/// until the delegate took the bytes, so a body over its limit is stopped near the limit. The
+/// delegate's calls are short and never wait on the session.
+final class InlineDeliveryQueue: OperationQueue, @unchecked Sendable {
+    // @unchecked: no state of its own.
+    override func addOperation(_ block: @escaping @Sendable () -> Void) {
+        block()
+    }
+}
+#endif
 
 /// The response of one data task and its body, at most `limit` bytes, handed to the caller once:
 /// when the task completes, or as soon as the body is over the limit (the task is then

@@ -42,7 +42,11 @@ public final class URLSessionTransport: Transport {
         configuration.urlCache = nil
         let delegate = SessionDelegate()
         self.delegate = delegate
+        #if canImport(FoundationNetworking)
+        self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: InlineDeliveryQueue())
+        #else
         self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        #endif
         self.timeout = timeout
         self.maxResponseBytes = maxResponseBytes
     }
