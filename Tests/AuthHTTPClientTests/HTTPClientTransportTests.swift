@@ -76,12 +76,14 @@ import Testing
 
     @Test(arguments: TransportKind.allCases)
     func refusedConnectionIsATypedTransportError(kind: TransportKind) async throws {
-        // Bind a port, then close it, so nothing listens there.
-        let port = try await EchoServer.withRunning { base in base.port ?? 0 }
-        _ = try await kind.withTransport { transport in
-            await #expect { try await transport.send(AuthRequest(method: .get, url: URL(string: "http://127.0.0.1:\(port)/echo")!)) } throws: { error in
-                guard let error = error as? AuthError else { return false }
-                return error.code == .transport && error.message.contains("127.0.0.1") && error.message.contains("connection refused")
+        // A port held bound where nothing listens (a server's port closed again could be taken
+        // by a test running meanwhile).
+        try await withClosedPort { port in
+            _ = try await kind.withTransport { transport in
+                await #expect { try await transport.send(AuthRequest(method: .get, url: URL(string: "http://127.0.0.1:\(port)/echo")!)) } throws: { error in
+                    guard let error = error as? AuthError else { return false }
+                    return error.code == .transport && error.message.contains("127.0.0.1") && error.message.contains("connection refused")
+                }
             }
         }
     }
