@@ -18,7 +18,7 @@ import HTTPTypes
 /// The target on the wire is byte for byte the request's `path` (what a signer signed), or the
 /// request is not sent. What URLSession cannot send as written is refused: a path with `.` or
 /// `..` segments (URLSession removes them), and bytes a URL may not hold raw (`"`, `<`, `>`, `[`,
-/// `\`, `]`, `^`, `` ` ``, `{`, `|`, `}`, a `%` not followed by two hex digits), which
+/// `\`, `]`, `^`, the backtick, `{`, `|`, `}`, a `%` not followed by two hex digits), which
 /// Foundation's `URL` percent-encodes. Repeated response fields arrive joined into one
 /// (`HTTPURLResponse` keeps one value per name), so several `Set-Cookie` fields reach the
 /// pipeline as one: use AsyncHTTPClient's transport with the cookie jar.
