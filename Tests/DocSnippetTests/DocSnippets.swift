@@ -198,6 +198,15 @@ import Testing
         try await client.signIn(try await strategy.signIn(username: "alice", password: password))
     }
 
+    /// Sources/AuthCore/Client/AccountClient.swift:34
+    static func AuthCore_Client_AccountClient_34() async throws {
+        if try await client.isSignedIn() {
+            let response = try await client.send(.get, url)
+        } else {
+            showSignIn(client.account)
+        }
+    }
+
     /// Sources/AuthCore/Client/AuthClient.swift:6
     static func AuthCore_Client_AuthClient_6() async throws {
         let client = AuthClient(transport: transport, middlewares: [RetryMiddleware(), LoggingMiddleware(logger: logger)])
@@ -322,8 +331,8 @@ import Testing
             secretScope: CredentialScope(allowedHosts: AllowedHosts(["api.example.com"])))
     }
 
-    /// Sources/AuthCore/Renewal/AccountSession.swift:444
-    static func AuthCore_Renewal_AccountSession_444() async throws {
+    /// Sources/AuthCore/Renewal/AccountSession.swift:459
+    static func AuthCore_Renewal_AccountSession_459() async throws {
         for await state in client.session.states() {
             if case .reauthenticationRequired = state { showSignIn(client.account) }
         }

@@ -24,6 +24,24 @@ public struct AccountClient<Strategy: AuthStrategy>: Sendable {
     public func signIn(_ credential: Strategy.Value) async throws { try await session.signIn(credential) }
     /// Removes the stored credential.
     public func signOut() async throws { try await session.signOut() }
+    /// Whether this account is signed in: a credential is stored for it, whatever its expiry.
+    ///
+    /// The one call to make at launch, to choose between the app and its sign-in screen. An
+    /// expired credential still counts: the next request renews it. A store that cannot be read
+    /// throws rather than answering false, so that a locked keychain or a busy database never
+    /// looks like a signed-out user.
+    ///
+    /// ```swift
+    /// if try await client.isSignedIn() {
+    ///     let response = try await client.send(.get, url)
+    /// } else {
+    ///     showSignIn(client.account)
+    /// }
+    /// ```
+    /// - Returns: True from ``signIn(_:)`` (here or in another process sharing the store) until
+    ///   ``signOut()``.
+    /// - Throws: `AuthError` `.storage` when the store cannot be read.
+    public func isSignedIn() async throws -> Bool { try await session.isSignedIn() }
     /// Sends a request as this account.
     public nonisolated(nonsending) func send(_ request: AuthRequest) async throws -> AuthResponse { try await client.send(request) }
     /// Sends a request built from its parts as this account.

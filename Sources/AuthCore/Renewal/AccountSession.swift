@@ -220,6 +220,21 @@ public actor AccountSession<Strategy: AuthStrategy> {
         events.emit(.signedOut(account))
     }
 
+    /// Whether a credential is stored for the account, whatever its expiry: true from a sign-in
+    /// (here, or in another process sharing the store) until a sign-out.
+    ///
+    /// A session that has not read the store yet reads it now; later answers come from the
+    /// session, which a store's ``CredentialChangeFeed`` keeps in step with other processes. A
+    /// credential whose renewal failed for good still counts as signed in: only a sign-out
+    /// removes it, and requests fail with `reauthenticationRequired` until then (``states()``
+    /// says so).
+    /// - Throws: `AuthError` `.storage` when the store cannot be read: an unavailable store is
+    ///   never reported as signed out.
+    public func isSignedIn() async throws -> Bool {
+        if !loaded { try await load() }
+        return current != nil
+    }
+
     /// Makes every renewal planned so far stale: it will neither store nor publish its result.
     func supersedeRenewals() {
         generation &+= 1

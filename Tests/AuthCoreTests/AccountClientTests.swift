@@ -1,0 +1,50 @@
+import AuthCore
+import AuthTesting
+import Foundation
+import Synchronization
+import Testing
+
+/// Issue 53: "is this account signed in?" is one call, `AccountClient.isSignedIn()`, that tells
+/// a signed-out account from a store that cannot be read.
+@Suite struct AccountClientTests {
+    let strategy = BearerStrategy(allowedHosts: apiHosts) { $0 }
+
+    func container(_ store: any CredentialStore) -> AuthContainer {
+        let container = AuthContainer()
+        container.override(CredentialStoreKey.self, with: store)
+        return container
+    }
+
+    @Test func anAccountNeverSignedInIsNotSignedIn() async throws {
+        let client = container(InMemoryCredentialStore()).makeClient(for: alice, strategy: strategy)
+        #expect(try await client.isSignedIn() == false)
+    }
+
+    @Test func signedInFromSignInUntilSignOutWhateverTheExpiry() async throws {
+        let client = container(InMemoryCredentialStore()).makeClient(for: alice, strategy: strategy)
+        try await client.signIn(BearerTokenSet(accessToken: "token-1", refreshToken: "refresh-1", expiresAt: Date(timeIntervalSince1970: 0)))
+        #expect(try await client.isSignedIn())
+        try await client.signOut()
+        #expect(try await client.isSignedIn() == false)
+    }
+
+    @Test func aSignInStoredByAnotherProcessCounts() async throws {
+        let store = InMemoryCredentialStore()
+        try await container(store).makeClient(for: alice, strategy: strategy).signIn(BearerTokenSet(accessToken: "token-1"))
+        // Another container on the same store: a process started after the sign-in.
+        let later = container(store).makeClient(for: alice, strategy: strategy)
+        #expect(try await later.isSignedIn())
+        let bob = container(store).makeClient(for: AccountKey(namespace: alice.namespace, account: "bob"), strategy: strategy)
+        #expect(try await bob.isSignedIn() == false)
+    }
+
+    @Test func aStoreThatCannotBeReadThrowsAStorageErrorNeverFalse() async throws {
+        let store = FaultyStore()
+        try await container(store).makeClient(for: alice, strategy: strategy).signIn(BearerTokenSet(accessToken: "token-1"))
+        store.fault.withLock { $0 = CredentialStoreError(code: .unavailable, message: "database is locked") }
+        let client = container(store).makeClient(for: alice, strategy: strategy)
+        await #expect { try await client.isSignedIn() } throws: { ($0 as? AuthError)?.code == .storage }
+        store.fault.withLock { $0 = nil }
+        #expect(try await client.isSignedIn())
+    }
+}
