@@ -45,4 +45,43 @@ import Testing
                     "\(example.place) is not compiled as written: run scripts/doc-snippets")
         }
     }
+
+    /// The ```` ```swift ```` blocks of the DocC articles, as (file:line, lines); an article's
+    /// `import` lines are the generated file's own.
+    static func articleBlocks() throws -> [(place: String, lines: [String])] {
+        var found: [(String, [String])] = []
+        let modules = try FileManager.default.contentsOfDirectory(atPath: sources.path)
+        for module in modules {
+            let docc = sources.appendingPathComponent("\(module)/Documentation.docc")
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: docc.path)) ?? [] where name.hasSuffix(".md") {
+                let lines = try String(contentsOf: docc.appendingPathComponent(name), encoding: .utf8).components(separatedBy: "\n")
+                var index = 0
+                while index < lines.count {
+                    defer { index += 1 }
+                    guard lines[index].trimmingCharacters(in: .whitespaces) == "```swift" else { continue }
+                    let start = index + 1
+                    var body: [String] = []
+                    index += 1
+                    while index < lines.count, lines[index].trimmingCharacters(in: .whitespaces) != "```" {
+                        if !lines[index].hasPrefix("import ") { body.append(lines[index]) }
+                        index += 1
+                    }
+                    found.append(("Sources/\(module)/Documentation.docc/\(name):\(start)", body))
+                }
+            }
+        }
+        return found
+    }
+
+    @Test func everyArticleExampleIsCompiledAsWritten() throws {
+        let generated = try String(contentsOf: Self.here.appendingPathComponent("DocSnippets.swift"), encoding: .utf8)
+        let normalized = generated.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n")
+        let blocks = try Self.articleBlocks()
+        #expect(blocks.count >= 20)
+        for block in blocks {
+            let code = block.lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n")
+            #expect(normalized.contains(block.place) && normalized.contains(code),
+                    "\(block.place) is not compiled as written: run scripts/doc-snippets")
+        }
+    }
 }

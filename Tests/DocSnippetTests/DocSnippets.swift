@@ -1135,37 +1135,6 @@ import Testing
         let response = try await alice.send(.get, url)
     }
 
-    /// Sources/AuthCore/Documentation.docc/GettingStarted.md:18
-    static func AuthCore_Documentation_docc_GettingStarted_18() async throws {
-        let container = AuthContainer()
-        container.useHTTPClient(transport)                       // AuthHTTPClient
-        try await container.useSQLiteStore(at: path)            // AuthSQLiteStore
-        container.useCipher(try AESGCMCipher(key: keyFromTheKeychainOrASecretsManager))
-    }
-
-    /// Sources/AuthCore/Documentation.docc/GettingStarted.md:30
-    static func AuthCore_Documentation_docc_GettingStarted_30() async throws {
-        let refresher = OAuth2RefreshTokenRefresher(tokenEndpoint: tokenURL, clientID: "my-cli", transport: transport)
-        let strategy = BearerStrategy(allowedHosts: AllowedHosts(origin: baseURL), refresher: refresher)
-        let alice = container.makeClient(for: AccountKey(namespace: "example", account: "alice"), strategy: strategy)
-    }
-
-    /// Sources/AuthCore/Documentation.docc/GettingStarted.md:41
-    static func AuthCore_Documentation_docc_GettingStarted_41() async throws {
-        let alice = container.makeClient(for: aliceKey, strategy: bearer)
-        try await alice.signIn(tokens)
-        let response = try await alice.send(.get, url)
-        struct Me: Decodable { let username: String }
-        let me = try await alice.json(Me.self, .get, url)
-        try await alice.signOut()
-    }
-
-    /// Sources/AuthCore/Documentation.docc/GettingStarted.md:58
-    static func AuthCore_Documentation_docc_GettingStarted_58() async throws {
-        container.override(TransportKey.self, with: ClosureTransport { _ in AuthResponse(status: .ok) })
-        container.override(ClockKey.self, with: clock)
-    }
-
     /// Sources/AuthCore/Documentation.docc/PlugIns.md:11
     static func AuthCore_Documentation_docc_PlugIns_11() async throws {
         container.register(CredentialStoreKey.self) { _ in InMemoryCredentialStore() }   // built on first use
@@ -1307,5 +1276,128 @@ import Testing
     @Test func conforms() async throws {
         let checks = try await CredentialStoreConformance.run { try MyStore(at: temporaryURL()) }
         #expect(checks.count == CredentialStoreConformance.checkNames.count)
+    }
+}
+
+// MARK: Sources/AuthCore/Documentation.docc/GettingStarted.md, one file
+
+// Sources/AuthCore/Documentation.docc/GettingStarted.md:43
+
+/// The client of your API: one per app, however many users sign in.
+struct MyAPI: Sendable {
+    /// Your API, such as `https://api.example.com`.
+    let baseURL: URL
+    let container = AuthContainer()
+
+    /// - Parameters:
+    ///   - baseURL: Your API.
+    ///   - transport: Sends the requests; made once per app with `HTTPClientTransport()`.
+    ///   - databasePath: Where the credentials are kept, such as in Application Support.
+    ///   - key: The 32-byte key that seals them.
+    init(baseURL: URL, transport: HTTPClientTransport, databasePath: String, key: Data) async throws {
+        self.baseURL = baseURL
+        container.useHTTPClient(transport)
+        try await container.useSQLiteStore(at: databasePath)
+        container.useCipher(try AESGCMCipher(key: key))
+    }
+}
+
+// Sources/AuthCore/Documentation.docc/GettingStarted.md:75
+/// What your login and refresh endpoints answer.
+struct TokenAnswer: Decodable {
+    let accessToken: String
+    let refreshToken: String?
+    let expiresIn: Double
+
+    enum CodingKeys: String, CodingKey {
+        case accessToken = "access_token", refreshToken = "refresh_token", expiresIn = "expires_in"
+    }
+
+    /// The tokens to keep; a refresh answer without a refresh token keeps the previous one.
+    func tokens(previous: BearerTokenSet? = nil) -> BearerTokenSet {
+        BearerTokenSet(
+            accessToken: accessToken,
+            refreshToken: refreshToken ?? previous?.refreshToken?.reveal,
+            expiresAt: Date().addingTimeInterval(expiresIn)
+        )
+    }
+}
+
+// Sources/AuthCore/Documentation.docc/GettingStarted.md:108
+extension MyAPI {
+    var strategy: BearerStrategy {
+        BearerStrategy(allowedHosts: AllowedHosts(origin: baseURL)) { tokens in
+            try await refresh(tokens)
+        }
+    }
+
+    func refresh(_ tokens: BearerTokenSet) async throws -> BearerTokenSet {
+        guard let refreshToken = tokens.refreshToken else {
+            throw AuthError(code: .reauthenticationRequired, message: "no refresh token")
+        }
+        do {
+            let answer = try await container.makePublicClient().json(
+                TokenAnswer.self, .post, baseURL.appending(path: "auth/refresh"),
+                body: try JSONEncoder().encode(["refresh_token": refreshToken.reveal]),
+                headerFields: [.contentType: "application/json"]
+            )
+            return answer.tokens(previous: tokens)
+        } catch let error as AuthError where error.status == 400 || error.status == 401 {
+            throw AuthError(code: .reauthenticationRequired, message: "the refresh token was refused", underlying: error)
+        }
+    }
+
+    /// The client that acts as `username`. Every client of one account shares its credential
+    /// and its one renewal in flight.
+    func account(_ username: String) -> AccountClient<BearerStrategy> {
+        container.makeClient(for: AccountKey(namespace: "my-api", account: username), strategy: strategy)
+    }
+}
+
+// Sources/AuthCore/Documentation.docc/GettingStarted.md:147
+extension MyAPI {
+    @discardableResult
+    func signIn(username: String, password: String) async throws -> AccountClient<BearerStrategy> {
+        let answer = try await container.makePublicClient().json(
+            TokenAnswer.self, .post, baseURL.appending(path: "auth/login"),
+            body: try JSONEncoder().encode(["username": username, "password": password]),
+            headerFields: [.contentType: "application/json"]
+        )
+        let client = account(username)
+        try await client.signIn(answer.tokens())
+        return client
+    }
+}
+
+// Sources/AuthCore/Documentation.docc/GettingStarted.md:168
+/// What `GET /me` answers.
+struct Me: Decodable {
+    let username: String
+}
+
+extension MyAPI {
+    func profile(of username: String) async throws -> Me {
+        try await account(username).json(Me.self, .get, baseURL.appending(path: "me"))
+    }
+}
+
+// Sources/AuthCore/Documentation.docc/GettingStarted.md:189
+extension MyAPI {
+    /// The user's profile, signing in first only when no tokens are stored.
+    func launch(as username: String, password: () async throws -> String) async throws -> Me {
+        if try await !account(username).isSignedIn() {
+            try await signIn(username: username, password: try await password())
+        }
+        return try await profile(of: username)
+    }
+}
+
+// Sources/AuthCore/Documentation.docc/GettingStarted.md:210
+extension MyAPI {
+    func signOut(_ username: String) async throws {
+        let client = account(username)
+        // Signed out here whatever the server says.
+        _ = try? await client.send(.post, baseURL.appending(path: "auth/logout"))
+        try await client.signOut()
     }
 }
