@@ -139,3 +139,6 @@ var callbackURL: URL { given() }
 var aliceClient: AccountClient<BearerStrategy> { given() }
 var idToken: String { given() }
 var pending: PendingAuthorization { given() }
+/// The OAuth 2.0 provider of the AuthOAuth2 article, and its service client.
+var authServer: OAuth2Provider { given() }
+var service: OAuth2Client { given() }

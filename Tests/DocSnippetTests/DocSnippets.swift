@@ -1264,6 +1264,77 @@ import Testing
         }
     }
 
+    /// Sources/AuthOAuth2/Documentation.docc/SigningInWithOAuth2.md:19
+    static func AuthOAuth2_Documentation_docc_SigningInWithOAuth2_19() async throws {
+        let authServer = OAuth2Provider(issuer: URL(string: "https://auth.example.com")!, transport: transport)
+        let app = OAuth2Client(provider: authServer, clientID: "my-cli", transport: transport)
+        let strategy = BearerStrategy(allowedHosts: AllowedHosts(["api.example.com"]), refresher: app)
+    }
+
+    /// Sources/AuthOAuth2/Documentation.docc/SigningInWithOAuth2.md:37
+    static func AuthOAuth2_Documentation_docc_SigningInWithOAuth2_37() async throws {
+        let tokens = try await app.signInWithBrowser(scopes: ["openid", "profile", "offline_access"]) { url in
+            print("Open \(url) to sign in")
+        }
+        let alice = container.makeClient(for: AccountKey(namespace: "example-auth", account: "alice"), strategy: strategy)
+        try await alice.signIn(tokens)
+    }
+
+    /// Sources/AuthOAuth2/Documentation.docc/SigningInWithOAuth2.md:49
+    static func AuthOAuth2_Documentation_docc_SigningInWithOAuth2_49() async throws {
+        let pending = try await app.startAuthorization(redirectURI: URL(string: "com.example.app:/oauth")!, scopes: ["openid", "profile"])
+        // Open pending.url; the system hands the redirect back to the app as `callbackURL`.
+        let tokens = try await app.completeAuthorization(pending, redirect: callbackURL)
+    }
+
+    /// Sources/AuthOAuth2/Documentation.docc/SigningInWithOAuth2.md:62
+    static func AuthOAuth2_Documentation_docc_SigningInWithOAuth2_62() async throws {
+        if let idToken = tokens.idToken {
+            let claims = try await app.validateIDToken(idToken.reveal, nonce: pending.nonce)
+            let user = container.makeClient(for: AccountKey(namespace: "example-auth", account: claims.subject), strategy: strategy)
+            try await user.signIn(tokens)
+        }
+    }
+
+    /// Sources/AuthOAuth2/Documentation.docc/SigningInWithOAuth2.md:76
+    static func AuthOAuth2_Documentation_docc_SigningInWithOAuth2_76() async throws {
+        let device = try await app.startDeviceAuthorization(scopes: ["openid", "offline_access"])
+        print("On your phone, open \(device.verificationURI) and enter \(device.userCode)")
+        let tokens = try await app.pollDeviceAuthorization(device)
+        try await container.makeClient(for: AccountKey(namespace: "example-auth", account: "tv"), strategy: strategy).signIn(tokens)
+    }
+
+    /// Sources/AuthOAuth2/Documentation.docc/SigningInWithOAuth2.md:89
+    static func AuthOAuth2_Documentation_docc_SigningInWithOAuth2_89() async throws {
+        let service = OAuth2Client(provider: authServer, clientID: "billing", authentication: .clientSecretBasic(secret: Secret(clientSecret)), transport: transport)
+        let credentials = ClientCredentialsStrategy(client: service, scopes: ["invoices.read"], allowedHosts: AllowedHosts(["api.example.com"]))
+        let billing = container.makeClient(for: credentials.account(), strategy: credentials)
+        let invoices = try await billing.send(.get, URL(string: "https://api.example.com/invoices")!)
+    }
+
+    /// Sources/AuthOAuth2/Documentation.docc/SigningInWithOAuth2.md:105
+    static func AuthOAuth2_Documentation_docc_SigningInWithOAuth2_105() async throws {
+        let keyring = DPoPKeyring()
+        container.useDPoP(keyring)
+
+        // A service's tokens:
+        let bound = ClientCredentialsStrategy(client: service, scopes: ["invoices.read"], allowedHosts: AllowedHosts(["api.example.com"]), dpop: keyring)
+
+        // A user's tokens: the account's key binds the code exchange and every refresh.
+        let account = AccountKey(namespace: "example-auth", account: "alice")
+        let dpop = try await keyring.dpop(for: account, vault: container[CredentialVaultKey.self])
+        let boundApp = OAuth2Client(provider: authServer, clientID: "my-cli", dpop: dpop, transport: transport)
+        let tokens = try await boundApp.signInWithBrowser(scopes: ["openid"]) { url in print("Open \(url)") }
+        let alice = container.makeClient(for: account, strategy: BearerStrategy(allowedHosts: AllowedHosts(["api.example.com"]), refresher: boundApp))
+        try await alice.signIn(tokens)
+    }
+
+    /// Sources/AuthOAuth2/Documentation.docc/SigningInWithOAuth2.md:128
+    static func AuthOAuth2_Documentation_docc_SigningInWithOAuth2_128() async throws {
+        let alice = container.makeClient(for: AccountKey(namespace: "example-auth", account: "alice"), strategy: strategy)
+        try await app.signOut(alice)
+    }
+
     /// Sources/AuthOpenAPI/Documentation.docc/AuthOpenAPI.md:17
     static func AuthOpenAPI_Documentation_docc_AuthOpenAPI_17() async throws {
         let api = Client(serverURL: server.baseURL, transport: AuthClientTransport(client))
