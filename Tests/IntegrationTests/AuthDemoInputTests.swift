@@ -92,7 +92,9 @@ import Testing
         let announced = await withCheckedContinuation { (done: CheckedContinuation<String, Never>) in
             DispatchQueue.global().async {
                 var text = ""
-                while !text.contains("credential store: "), case let chunk = reader.availableData, !chunk.isEmpty {
+                // Until the whole line is in: its path may come in two reads.
+                while !(text.components(separatedBy: "credential store: ").dropFirst().first?.contains("\n") ?? false),
+                      case let chunk = reader.availableData, !chunk.isEmpty {
                     text += String(decoding: chunk, as: UTF8.self)
                 }
                 done.resume(returning: text)

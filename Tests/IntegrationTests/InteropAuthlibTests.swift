@@ -8,7 +8,7 @@ import Testing
 /// The bearer flow against an Authlib OAuth 2.0 authorization server (`Interop/authlib_server.py`):
 /// first tokens from the password grant, renewal through the refresh_token grant, which issues
 /// a new refresh token each time and revokes the old one (reuse revokes the whole family).
-@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(10)))
 struct InteropAuthlibTests {
     static let clientID = "interop-tests"
 

@@ -10,7 +10,7 @@ import Testing
 /// requests: the same canonical request and signature for every one, and a server that
 /// recomputes the signature with botocore from what arrives on the wire accepts what AuthKit's
 /// transport sends.
-@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(3)))
+@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(10)))
 struct InteropBotocoreSigV4Tests {
     static let credentials = (accessKey: "AKIDEXAMPLE", secret: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY")
     static let date = Date(timeIntervalSince1970: 1_440_938_160)   // 20150830T123600Z

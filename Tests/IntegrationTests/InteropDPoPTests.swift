@@ -9,7 +9,7 @@ import Testing
 /// DPoP (RFC 9449) against an independent check of its proofs (`Interop/dpop_server.py`: PyJWT
 /// verifies the signature with the proof's own key; the server applies RFC 9449 §4.3, nonces
 /// and the token's `jkt` binding) over real HTTP.
-@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(10)))
 struct InteropDPoPTests {
     struct Service {
         let container: AuthContainer

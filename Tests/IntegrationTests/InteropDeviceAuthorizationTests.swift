@@ -9,7 +9,7 @@ import Testing
 
 /// The device authorization grant (RFC 8628) against Authlib's server (`Interop/authlib_provider.py`,
 /// interval 1 s, codes valid 60 s), the user's answer given through the peer's `/_device/decide`.
-@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(10)))
 struct InteropDeviceAuthorizationTests {
     static func decide(_ device: DeviceAuthorization, _ decision: String, peer: InteropPeer, transport: any Transport) async throws {
         let body = FormURLEncoding.body([("user_code", device.userCode), ("decision", decision)])

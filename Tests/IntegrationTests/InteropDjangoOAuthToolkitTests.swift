@@ -11,7 +11,7 @@ import Testing
 /// challenge) and Django REST framework's `OAuth2Authentication` (401 `invalid_token`). An
 /// access token is revoked by the peer's `/_revoke_access`, as an administrator would; its
 /// refresh token stays good.
-@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(10)))
 struct InteropDjangoOAuthToolkitTests {
     static let clientID = "interop-tests"
 

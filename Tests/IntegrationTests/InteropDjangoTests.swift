@@ -10,7 +10,7 @@ import Testing
 /// `X-CSRFToken`, rotated at every sign-in), database sessions of `SESSION_COOKIE_AGE` seconds,
 /// `login_required` views that redirect an ended session to the login page, and Django REST
 /// framework's `SessionAuthentication`, which answers an ended session with 403.
-@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(10)))
 struct InteropDjangoTests {
     static let password = "correct horse battery staple"
 

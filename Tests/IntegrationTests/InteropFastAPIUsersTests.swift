@@ -10,7 +10,7 @@ import Testing
 /// transport (`POST /auth/jwt/login`, an OAuth 2.0 password form answered with a bare access
 /// token) and the cookie transport (`POST /auth/cookie/login`, answered 204 with a `Secure`
 /// cookie, also over `http://127.0.0.1`); `/users/me` answers 401 without a live token.
-@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(10)))
 struct InteropFastAPIUsersTests {
     /// Issue 51: the cookie transport's default `Secure` cookie over loopback http is kept (the
     /// jar used to drop it and the sign-in reported success with an empty jar); a wrong

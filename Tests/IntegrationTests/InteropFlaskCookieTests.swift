@@ -10,7 +10,7 @@ import Testing
 /// `csrf_refresh_token` on `/refresh`), renewal through its `/refresh` rather than a new login.
 /// Every 200 also shows that exactly one `Cookie` line reached werkzeug: it answers 401 or 422
 /// when the JWT cookie is missing or garbled.
-@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(10)))
 struct InteropFlaskCookieTests {
     static let csrfHeader = HTTPField.Name("X-CSRF-TOKEN")!
 

@@ -7,7 +7,7 @@ import Testing
 /// The bearer flow against flask-jwt-extended (`Interop/flask_jwt_server.py`): JWTs from its
 /// `/login`, renewed through its OAuth 2.0 shaped `/oauth/token`, which rotates refresh tokens
 /// and revokes a token family when a used refresh token comes back.
-@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(10)))
 struct InteropFlaskJWTTests {
     static let password = "correct horse battery staple"
 

@@ -9,7 +9,7 @@ import Testing
 /// form's hidden `csrf_token` is tied to the session cookie the form page sets, a wrong password
 /// answers 200 with the form again, and `login_required` redirects an ended session to
 /// `/login?next=…` (Flask's permanent session of `--session-seconds`, refreshed by every request).
-@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(10)))
 struct InteropFlaskLoginTests {
     /// Issue 51: the preset GETs the form, posts it with its CSRF field, and sees a wrong password.
     @Test func thePresetSignsInWithTheFormsCSRFFieldAndAWrongPasswordIsInvalidCredentials() async throws {

@@ -13,7 +13,7 @@ import Testing
 /// other token used to expire on the server before the client renewed it (one issued late in a
 /// second lives little more than a second); each of those 401s counted against the renewal
 /// budget, and requests failed with `excessiveRenewal`.
-@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .serialized, .timeLimit(.minutes(2)))
+@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .serialized, .timeLimit(.minutes(10)))
 struct InteropFlaskShortTokenTests {
     static let users = ["alice", "bob"]
     static let loopsPerUser = 4

@@ -12,7 +12,7 @@ import Testing
 
 /// The loopback redirect listener of a command-line sign-in (RFC 8252 §7.3), with Authlib's
 /// server and a "browser" that follows the authorization URL over real HTTP.
-@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(10)))
 struct LoopbackSignInTests {
     /// Follows redirects as a browser does, returning the last response.
     static func browse(_ url: URL, transport: any Transport) async throws -> AuthResponse {
@@ -96,7 +96,7 @@ struct LoopbackSignInTests {
 }
 
 /// Token introspection (RFC 7662) against Authlib's endpoint.
-@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(10)))
 struct InteropIntrospectionTests {
     @Test func aResourceServerLearnsWhoATokenIsForAndWhenItIsRevoked() async throws {
         try await InteropPeer.run("authlib_provider.py", accessSeconds: 300) { peer in
@@ -122,7 +122,7 @@ struct InteropIntrospectionTests {
 
 /// OpenID Connect's code flow against Authlib's provider: its RS256 ID token is validated with
 /// the keys it publishes, and a nonce other than the one sent is refused.
-@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(10)))
 struct InteropOpenIDConnectTests {
     @Test func theProvidersIDTokenIsValidatedWithItsPublishedKeys() async throws {
         try await InteropPeer.run("authlib_provider.py", accessSeconds: 300) { peer in
@@ -146,7 +146,7 @@ struct InteropOpenIDConnectTests {
 }
 
 /// `private_key_jwt` client authentication (RFC 7523) against Authlib's assertion checks.
-@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(10)))
 struct InteropPrivateKeyJWTTests {
     static func register(_ jwk: String, peer: InteropPeer, transport: any Transport) async throws {
         let body = FormURLEncoding.body([("client_id", "svc-jwt"), ("jwk", jwk)])

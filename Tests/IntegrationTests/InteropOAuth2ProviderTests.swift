@@ -13,7 +13,7 @@ import Testing
 /// AuthOAuth2 against an independent authorization server: Authlib's (`Interop/authlib_provider.py`)
 /// over real HTTP. Discovery (RFC 8414), client credentials with both secret methods, the
 /// authorization code flow with PKCE and RFC 9207's `iss`, refresh, revocation (RFC 7009).
-@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(10)))
 struct InteropOAuth2ProviderTests {
     static let redirectURI = URL(string: "http://127.0.0.1:5555/callback")!
 

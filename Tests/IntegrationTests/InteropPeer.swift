@@ -40,7 +40,13 @@ struct InteropPeer: Sendable {
     ///     crosses exactly one, however slowly a busy machine serves it.
     /// - Throws: ``InteropPeerError`` when the environment is missing (so a test that runs
     ///   without it fails, as on CI) or the server did not start; whatever `body` throws.
+    ///
+    /// At most ``concurrentPeers`` peers run at once in the test process: each is a Python
+    /// interpreter and a server, and twenty of them starting together with every other suite
+    /// took the two cores from the tests that measure time.
     static func run<T>(_ script: String, accessSeconds: Int = 2, renewedAccessSeconds: Int = 30, arguments extra: [String] = [], _ body: (InteropPeer) async throws -> T) async throws -> T {
+        await running.acquire()
+        defer { Task { await running.release() } }
         let lifetimes = ["--access-seconds", String(accessSeconds), "--renewed-access-seconds", String(renewedAccessSeconds)]
         let peer = try await start(script, arguments: ["--port", "0"] + lifetimes + extra)
         do {
@@ -66,6 +72,35 @@ struct InteropPeer: Sendable {
 }
 
 extension InteropPeer {
+    /// How many peers run at once.
+    static let concurrentPeers = 3
+    /// The permits of ``run(_:accessSeconds:renewedAccessSeconds:arguments:_:)``.
+    static let running = Permits(concurrentPeers)
+
+    /// A counting semaphore for tasks: `acquire` waits (in order) while none is free.
+    actor Permits {
+        private var free: Int
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+
+        init(_ count: Int) { free = count }
+
+        func acquire() async {
+            if free > 0 {
+                free -= 1
+                return
+            }
+            await withCheckedContinuation { waiting.append($0) }
+        }
+
+        func release() {
+            if waiting.isEmpty {
+                free += 1
+            } else {
+                waiting.removeFirst().resume()
+            }
+        }
+    }
+
     /// The package root: the first folder above this file that holds `Package.swift`.
     static let root: URL = {
         var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -13,7 +13,7 @@ import Testing
 /// was signed as `%281%29` and sent raw). Objects whose keys hold every reserved character, raw
 /// and escaped, spaces, `%` and unicode go in and come back byte for byte, over both transports,
 /// with header signatures and with presigned URLs.
-@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(3)))
+@Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(10)))
 struct InteropS3SigV4Tests {
     static let accessKey = "AKIAINTEROPEXAMPLE01"
     static let secret = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"

@@ -20,9 +20,9 @@ struct StoryCommand: AsyncParsableCommand {
     func run() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auth-demo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let interrupts = Self.removingOnInterrupt(folder)
+        Self.removeOnInterrupt(folder)
         defer {
-            for source in interrupts { source.cancel() }
+            Self.restoreSignals()
             try? FileManager.default.removeItem(at: folder)
         }
         let report = StoryReport()
@@ -44,17 +44,38 @@ struct StoryCommand: AsyncParsableCommand {
 
     /// On Ctrl-C (SIGINT) or SIGTERM: removes the story's temporary folder, says so, and exits
     /// with 130 (143 for SIGTERM), as a shell expects of an interrupted command.
-    static func removingOnInterrupt(_ folder: URL) -> [any DispatchSourceSignal] {
-        [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                try? FileManager.default.removeItem(at: folder)
-                FileHandle.standardError.write(Data("\nauth-demo: interrupted; removed the story's temporary store \(folder.path)\n".utf8))
-                Foundation.exit(128 + number)
-            }
-            source.resume()
-            return source
-        }
+    ///
+    /// The handler only writes the signal's number to a pipe (what a signal handler may do);
+    /// a thread waiting on the pipe does the rest. This works whichever thread the signal lands
+    /// on, which a dispatch signal source on Linux does not promise.
+    static func removeOnInterrupt(_ folder: URL) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return }
+        interruptPipe = ends[1]
+        let reader = ends[0]
+        Thread {
+            var number: UInt8 = 0
+            guard read(reader, &number, 1) == 1 else { return }
+            try? FileManager.default.removeItem(at: folder)
+            FileHandle.standardError.write(Data("\nauth-demo: interrupted; removed the story's temporary store \(folder.path)\n".utf8))
+            Foundation.exit(128 + Int32(number))
+        }.start()
+        signal(SIGINT, writeSignalToPipe)
+        signal(SIGTERM, writeSignalToPipe)
     }
+
+    /// The default dispositions again, once the story is over.
+    static func restoreSignals() {
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+    }
+}
+
+/// The write end of the story's interrupt pipe; set once before the handler is installed.
+nonisolated(unsafe) private var interruptPipe: Int32 = -1
+
+/// The signal handler: writes the signal's number to the interrupt pipe, nothing else.
+private func writeSignalToPipe(_ number: Int32) {
+    var byte = UInt8(truncatingIfNeeded: number)
+    _ = write(interruptPipe, &byte, 1)
 }
