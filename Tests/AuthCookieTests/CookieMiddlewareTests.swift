@@ -101,6 +101,18 @@ struct UnavailableStore: CredentialStore {
         #expect(jar.cookies(for: start).first { $0.name == "session" }?.value == "rotated")
     }
 
+    /// A value the caller put in its own `Cookie` header is not the jar's: an answer that sets
+    /// that cookie replaces the jar's value as usual (only the jar's own cookies can be overtaken).
+    @Test func aCallersOwnCookieValueDoesNotMakeTheAnswerLate() async throws {
+        let jar = CookieJar(now: clock.now)
+        jar.setCookies(fromHeaderValues: ["session=fromJar; Path=/", "other=jar; Path=/"], for: start)
+        let middleware = CookieMiddleware(jar: jar)
+        let answer = ClosureTransport { _ in AuthResponse(status: .ok, headerFields: [.setCookie: "session=new; Path=/"]) }
+        let request = try AuthRequest(method: .get, url: start, headerFields: [.cookie: "session=fromCaller"])
+        _ = try await middleware.intercept(request, next: { try await answer.send($0) })
+        #expect(jar.cookies(for: start).first { $0.name == "session" }?.value == "new")
+    }
+
     @Test func callerCookieHeaderIsKeptAndWinsOnNames() async throws {
         let server = TwoOriginServer()
         let jar = CookieJar(now: clock.now)

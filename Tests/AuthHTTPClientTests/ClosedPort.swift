@@ -11,6 +11,11 @@ func withClosedPort<T>(_ body: (Int) async throws -> T) async throws -> T {
     let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard socket >= 0 else { throw POSIXError(.EMFILE) }
     defer { Glibc.close(socket) }
+    return try await body(try bindToLoopback(socket))
+}
+
+/// Binds `socket` to 127.0.0.1 on a port the system chooses, and returns the port.
+func bindToLoopback(_ socket: Int32) throws -> Int {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -19,5 +24,5 @@ func withClosedPort<T>(_ body: (Int) async throws -> T) async throws -> T {
     let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) } }
     guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
     _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) } }
-    return try await body(Int(UInt16(bigEndian: address.sin_port)))
+    return Int(UInt16(bigEndian: address.sin_port))
 }

@@ -34,15 +34,8 @@ final class RawHTTPServer: @unchecked Sendable {
         self.later = later.map { ($0.pause, Array($0.bytes.utf8)) }
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.socket = socket
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) } }
-        guard bound == 0, listen(socket, 8) == 0 else { throw POSIXError(.EADDRINUSE) }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) } }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        port = try bindToLoopback(socket)
+        guard listen(socket, 8) == 0 else { throw POSIXError(.EADDRINUSE) }
         Thread { [self] in serve() }.start()
     }
 

@@ -60,6 +60,14 @@ public final class CookieJar: Sendable {
     /// - Throws: ``CookieError`` saying why the value was ignored; the jar is then unchanged.
     @discardableResult
     public func setCookie(fromHeaderValue header: String, for url: URL) throws(CookieError) -> Cookie {
+        try setCookie(fromHeaderValue: header, for: url, carried: [:])
+    }
+
+    /// ``setCookie(fromHeaderValue:for:)`` for an answer to a request that carried the cookies
+    /// `carried` (name to value): a cookie the request carried whose value the jar has changed
+    /// since is not replaced (`CookieError` code `.overtaken`). Checked and stored under one lock.
+    @discardableResult
+    func setCookie(fromHeaderValue header: String, for url: URL, carried: [String: String]) throws(CookieError) -> Cookie {
         guard let target = RequestTarget(url, loopbackIsSecure: configuration.treatsLoopbackAsSecure) else {
             throw CookieError(code: .invalidURL, message: "the response URL has no host")
         }
@@ -72,6 +80,9 @@ public final class CookieJar: Sendable {
             // Checked and stored under one lock, so no Secure cookie can appear in between.
             if !target.isSecure, storage.hasSecureCookie(shadowedBy: cookie, now: date) {
                 throw CookieError(code: .shadowsSecureCookie, message: "cookie '\(cookie.name)' came from an insecure origin and would overwrite, shadow or delete a Secure cookie of the same name")
+            }
+            if let sent = carried[cookie.name], let held = storage.value(of: cookie.identity), held != sent {
+                throw CookieError(code: .overtaken, message: "cookie '\(cookie.name)' changed after the request was sent; the late answer does not replace it")
             }
             storage.store(cookie, configuration: configuration, now: date)
         }
@@ -87,8 +98,15 @@ public final class CookieJar: Sendable {
     /// - Returns: How many values were stored.
     @discardableResult
     public func setCookies(fromHeaderValues headers: [String], for url: URL) -> Int {
+        setCookies(fromHeaderValues: headers, for: url, carried: [:])
+    }
+
+    /// ``setCookies(fromHeaderValues:for:)`` for an answer to a request that carried `carried`
+    /// (see ``setCookie(fromHeaderValue:for:carried:)``).
+    @discardableResult
+    func setCookies(fromHeaderValues headers: [String], for url: URL, carried: [String: String]) -> Int {
         var stored = 0
-        for header in headers where (try? setCookie(fromHeaderValue: header, for: url)) != nil {
+        for header in headers where (try? setCookie(fromHeaderValue: header, for: url, carried: carried)) != nil {
             stored += 1
         }
         return stored

@@ -42,6 +42,11 @@ struct CookieStorage {
         if count > configuration.maxTotalCookies { evictGlobally(downTo: configuration.maxTotalCookies, now: now) }
     }
 
+    /// The value of the cookie stored under `identity`, if any.
+    func value(of identity: Cookie.Identity) -> String? {
+        buckets[DomainKey(identity.domain)]?.first { $0.name == identity.name && $0.path == identity.path }?.value
+    }
+
     /// Removes every expired cookie.
     mutating func removeExpired(now: Date) {
         for key in Array(buckets.keys) {

@@ -52,35 +52,32 @@ public struct CookieMiddleware: Middleware {
     public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
         guard let url = request.url else { return try await next(request) }
         var request = request
-        let sent = cookieHeader(for: url, caller: request.head.headerFields[.cookie])
-        if let sent { request.head.headerFields[.cookie] = sent }
+        let (header, jarPart) = cookieHeader(for: url, caller: request.head.headerFields[.cookie])
+        if let header { request.head.headerFields[.cookie] = header }
         let generation = jar.generation
         let response = try await next(request)
         let values = response.head.headerFields[values: .setCookie]
-        if !values.isEmpty { jar.setCookies(fromHeaderValues: notOvertaken(values, sent: sent, url: url), for: url) }
+        if !values.isEmpty { jar.setCookies(fromHeaderValues: values, for: url, carried: jarPart.map(Self.pairs) ?? [:]) }
         if let store, jar.generation != generation {
             do { try await store.save(jar) } catch { onSaveError(error) }
         }
         return response
     }
 
-    /// The `Set-Cookie` values of an answer that may be stored: all but those that would replace
-    /// a cookie the request carried whose value the jar has changed since it was sent.
-    ///
-    /// Such an answer is late: a sign-in, or another answer, set a newer value meanwhile. A
-    /// request that left with the old session and comes back with "signed out" (a login
-    /// redirect that sets an anonymous session cookie, as Flask does) must not undo the sign-in
-    /// that happened while it was on the wire. A cookie the jar no longer holds is stored.
-    private func notOvertaken(_ values: [String], sent: String?, url: URL) -> [String] {
-        guard let sent else { return values }
-        let carried = Self.pairs(sent)
-        var held: [String: String]?
-        return values.filter { value in
-            guard let name = SetCookie(parsing: value)?.name, let was = carried[name] else { return true }
-            if held == nil { held = Dictionary(jar.cookies(for: url).map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }) }
-            guard let now = held?[name] else { return true }
-            return now == was
+    /// The request's `Cookie` header: the jar's cookies, or the caller's header followed by the
+    /// jar's cookies whose names it lacks (the caller's value wins); and the part the jar wrote,
+    /// whose cookies a late answer must not overwrite once they changed (read only when an
+    /// answer sets cookies).
+    private func cookieHeader(for url: URL, caller: String?) -> (header: String?, jarPart: String?) {
+        guard let caller, !caller.isEmpty else {
+            let header = jar.cookieHeader(for: url)
+            return (header, header)
         }
+        let callerNames = Set(Self.pairs(caller).keys)
+        let added = jar.cookies(for: url).filter { !callerNames.contains($0.name) }
+        guard !added.isEmpty else { return (nil, nil) }
+        let jarPart = added.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
+        return (caller + "; " + jarPart, jarPart)
     }
 
     /// The name-value pairs of a `Cookie` header; the first of a repeated name.
@@ -92,17 +89,5 @@ public struct CookieMiddleware: Middleware {
             if pairs[name] == nil { pairs[name] = parts.count > 1 ? String(parts[1]) : "" }
         }
         return pairs
-    }
-
-    /// The jar's header, or the caller's header followed by the jar's cookies whose names it lacks.
-    private func cookieHeader(for url: URL, caller: String?) -> String? {
-        guard let caller, !caller.isEmpty else { return jar.cookieHeader(for: url) }
-        let callerNames = Set(caller.split(separator: ";").map { pair in
-            (pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? pair)
-                .trimmingCharacters(in: .whitespaces)
-        })
-        let added = jar.cookies(for: url).filter { !callerNames.contains($0.name) }
-        guard !added.isEmpty else { return nil }
-        return caller + "; " + added.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
     }
 }

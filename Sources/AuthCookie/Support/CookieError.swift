@@ -62,6 +62,9 @@ extension ErrorCode where Domain == CookieError {
     /// An insecure origin tried to overwrite, shadow or delete a `Secure` cookie of the same
     /// name ("leave secure cookies alone", RFC 6265bis §5.7).
     public static var shadowsSecureCookie: Self { Self("shadowsSecureCookie") }
+    /// The answer is late: the request carried another value of this cookie than the jar now
+    /// holds (a sign-in or another answer stored a newer one meanwhile), so it is not replaced.
+    public static var overtaken: Self { Self("overtaken") }
     /// The cookie has `SameSite=None` but not `Secure` (RFC 6265bis §5.7).
     public static var sameSiteNoneWithoutSecure: Self { Self("sameSiteNoneWithoutSecure") }
 
