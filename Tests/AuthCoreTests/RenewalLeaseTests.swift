@@ -177,10 +177,11 @@ import Testing
     /// others for six lease terms at most; then they get a typed storage error, and they present
     /// nothing meanwhile.
     @Test func waitingForALiveHolderIsBoundedBySixTerms() async throws {
-        // A one-second term: the holder beats every 200 ms, which a loaded machine keeps (with
-        // the 300 ms term of the other tests, a beat delayed past the term hands the lease over,
-        // as it should, and the waiter then rightly presents).
-        let term = Duration.seconds(1)
+        // A three-second term: the holder beats every 600 ms. The full suite keeps the two
+        // cooperative threads busy for a second at a time (RSA key generation, say); a beat
+        // delayed past the term hands the lease over, as it should, and the waiter then rightly
+        // presents: with 300 ms, and once with 1 s, that happened here.
+        let term = Duration.seconds(3)
         let store = FleetStore()
         let provider = RotatingProvider(revokesFamilyOnReuse: true)
         let reached = AsyncGate()
