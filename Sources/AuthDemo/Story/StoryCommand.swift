@@ -56,7 +56,11 @@ struct StoryCommand: AsyncParsableCommand {
         Thread {
             var number: UInt8 = 0
             guard read(reader, &number, 1) == 1 else { return }
-            try? FileManager.default.removeItem(at: folder)
+            // The story goes on writing until the exit: a file SQLite creates while the folder
+            // is being removed leaves it behind, so remove until it is gone.
+            for _ in 0..<20 where FileManager.default.fileExists(atPath: folder.path) {
+                try? FileManager.default.removeItem(at: folder)
+            }
             FileHandle.standardError.write(Data("\nauth-demo: interrupted; removed the story's temporary store \(folder.path)\n".utf8))
             Foundation.exit(128 + Int32(number))
         }.start()
