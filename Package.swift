@@ -244,7 +244,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "auth-store-worker",
-            dependencies: ["AuthCore", "AuthHTTPClient", "AuthSQLiteStore", "AuthFileStore", "AuthMFA", "AuthPostgresStore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["AuthCore", "AuthHTTPClient", "AuthSQLiteStore", "AuthFileStore", "AuthMFA", "AuthOAuth2", "AuthPostgresStore", .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: swiftSettings
         ),
         // Helper processes that the store tests launch to prove cross-process behaviour.
@@ -262,6 +262,8 @@ let package = Package(
             name: "AuthCoreTests",
             dependencies: [
                 "AuthCore", "AuthTesting",
+                // The OAuth 2.0 refresher, the real refresher of the renewal tests against AuthTestServer.
+                "AuthOAuth2",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -271,7 +273,7 @@ let package = Package(
             name: "AuthHTTPClientTests",
             dependencies: [
                 "AuthURLSession",
-                "AuthCore", "AuthHTTPClient",
+                "AuthCore", "AuthHTTPClient", "AuthOAuth2",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -285,7 +287,7 @@ let package = Package(
         .testTarget(
             name: "AuthOpenAPITests",
             dependencies: [
-                "AuthOpenAPI", "AuthTestServerAPI", "AuthCore", "AuthHTTPClient", "AuthSigning", "AuthTestServer", "AuthTesting",
+                "AuthOpenAPI", "AuthTestServerAPI", "AuthCore", "AuthHTTPClient", "AuthOAuth2", "AuthSigning", "AuthTestServer", "AuthTesting",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 // The standard OpenAPI transport over AsyncHTTPClient, after the middleware adapter.
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
@@ -320,7 +322,7 @@ let package = Package(
         .testTarget(
             name: "AuthTelemetryTests",
             dependencies: [
-                "AuthTelemetry", "AuthCore", "AuthTestServer", "AuthHTTPClient", "AuthTesting", "AuthCache",
+                "AuthTelemetry", "AuthCore", "AuthTestServer", "AuthHTTPClient", "AuthOAuth2", "AuthTesting", "AuthCache",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
@@ -330,7 +332,7 @@ let package = Package(
         .testTarget(
             name: "AuthPostgresStoreTests",
             dependencies: [
-                "AuthPostgresStore", "AuthCore", "AuthCache", "AuthTesting", "AuthTestServer", "AuthHTTPClient", "auth-store-worker",
+                "AuthPostgresStore", "AuthCore", "AuthCache", "AuthOAuth2", "AuthTesting", "AuthTestServer", "AuthHTTPClient", "auth-store-worker",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],

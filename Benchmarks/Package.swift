@@ -126,6 +126,7 @@ let package = Package(
         benchmarkTarget("PostgresStore", dependencies: [
             .product(name: "AuthCore", package: "AuthKit"),
             .product(name: "AuthHTTPClient", package: "AuthKit"),
+            .product(name: "AuthOAuth2", package: "AuthKit"),
             .product(name: "AuthPostgresStore", package: "AuthKit"),
             .product(name: "AuthTestServer", package: "AuthKit"),
             .product(name: "AuthTesting", package: "AuthKit"),

@@ -26,6 +26,7 @@ import AuthCore
 import AuthFileStore
 import AuthHTTPClient
 import AuthMFA
+import AuthOAuth2
 import AuthPostgresStore
 import AuthSQLiteStore
 import Foundation

@@ -1,4 +1,5 @@
 import AuthCore
+import AuthOAuth2
 import Foundation
 import HTTPTypes
 import Testing

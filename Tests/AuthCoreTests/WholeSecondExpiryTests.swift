@@ -1,4 +1,5 @@
 @testable import AuthCore
+import AuthOAuth2
 import AuthTesting
 import Foundation
 import HTTPTypes

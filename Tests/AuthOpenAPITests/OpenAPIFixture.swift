@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import AuthCore
 import AuthHTTPClient
+import AuthOAuth2
 import AuthOpenAPI
 import AuthTestServer
 import AuthTestServerAPI

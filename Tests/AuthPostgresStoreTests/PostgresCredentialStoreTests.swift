@@ -1,5 +1,6 @@
 import AuthCore
 import AuthHTTPClient
+import AuthOAuth2
 import AuthPostgresStore
 import AuthTestServer
 import AuthTesting

@@ -265,7 +265,7 @@ import Testing
     static func AuthCore_HTTP_AnswerLimits_9() async throws {
         var limits = AnswerLimits()
         limits.deadline = .seconds(60)  // a token endpoint behind a slow gateway
-        let endpoint = OAuth2TokenEndpoint(url: tokenURL, clientID: "cli", transport: transport, limits: limits)
+        let endpoint = OAuth2TokenEndpoint(url: tokenURL, clientID: "cli", transport: transport, limits: limits)  // AuthOAuth2
     }
 
     /// Sources/AuthCore/HTTP/AuthRequest+Secrets.swift:10
@@ -360,19 +360,13 @@ import Testing
     static func AuthCore_Strategies_BearerStrategy_6() async throws {
         let strategy = BearerStrategy(
             allowedHosts: AllowedHosts(["api.example.com"]),
-            refresher: OAuth2RefreshTokenRefresher(tokenEndpoint: tokenURL, clientID: "cli", transport: transport)
+            refresher: OAuth2RefreshTokenRefresher(tokenEndpoint: tokenURL, clientID: "cli", transport: transport)  // AuthOAuth2
         )
     }
 
     /// Sources/AuthCore/Strategies/GuestStrategy.swift:7
     static func AuthCore_Strategies_GuestStrategy_7() async throws {
         let strategy = GuestStrategy(allowedHosts: hosts, endpoint: baseURL.appending(path: "auth/guest"), transport: transport)
-    }
-
-    /// Sources/AuthCore/Strategies/OAuth2TokenEndpoint.swift:84
-    static func AuthCore_Strategies_OAuth2TokenEndpoint_84() async throws {
-        let endpoint = OAuth2TokenEndpoint(url: tokenURL, clientID: "svc", authentication: .clientSecretBasic(secret: Secret(clientSecret)), transport: transport)
-        let tokens = try await endpoint.requestTokens([("grant_type", "client_credentials"), ("scope", "read")])
     }
 
     /// Sources/AuthCore/Support/ErrorCode.swift:11
@@ -705,6 +699,12 @@ import Testing
     /// Sources/AuthOAuth2/Revocation/OAuth2Client+Revocation.swift:28
     static func AuthOAuth2_Revocation_OAuth2Client_Revocation_28() async throws {
         try await app.signOut(aliceClient)
+    }
+
+    /// Sources/AuthOAuth2/TokenEndpoint/OAuth2TokenEndpoint.swift:85
+    static func AuthOAuth2_TokenEndpoint_OAuth2TokenEndpoint_85() async throws {
+        let endpoint = OAuth2TokenEndpoint(url: tokenURL, clientID: "svc", authentication: .clientSecretBasic(secret: Secret(clientSecret)), transport: transport)
+        let tokens = try await endpoint.requestTokens([("grant_type", "client_credentials"), ("scope", "read")])
     }
 
     /// Sources/AuthObservation/AccountStateModel.swift:8

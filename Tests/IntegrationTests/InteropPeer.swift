@@ -1,6 +1,7 @@
 import AuthCookie
 import AuthCore
 import AuthHTTPClient
+import AuthOAuth2
 import Foundation
 import HTTPTypes
 import Testing

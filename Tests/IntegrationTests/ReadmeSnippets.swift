@@ -2,6 +2,7 @@
 import AuthCore
 import AuthHTTPClient
 import AuthMFA
+import AuthOAuth2
 import AuthPostgresStore
 import AuthSQLiteStore
 import AuthTestServer

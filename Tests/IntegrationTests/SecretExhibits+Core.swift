@@ -1,5 +1,6 @@
 import AuthCore
 import AuthFileStore
+import AuthOAuth2
 import AuthSQLiteStore
 import Foundation
 import HTTPTypes

@@ -8,6 +8,7 @@
 //   the lock and the change feed) against the same 400 requests with a valid credential.
 import AuthCore
 import AuthHTTPClient
+import AuthOAuth2
 import AuthPostgresStore
 import AuthTestServer
 import AuthTesting

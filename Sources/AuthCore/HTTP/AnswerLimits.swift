@@ -9,7 +9,7 @@
 /// ```swift
 /// var limits = AnswerLimits()
 /// limits.deadline = .seconds(60)  // a token endpoint behind a slow gateway
-/// let endpoint = OAuth2TokenEndpoint(url: tokenURL, clientID: "cli", transport: transport, limits: limits)
+/// let endpoint = OAuth2TokenEndpoint(url: tokenURL, clientID: "cli", transport: transport, limits: limits)  // AuthOAuth2
 /// ```
 public struct AnswerLimits: Sendable, Equatable {
     /// The whole exchange, from sending the request to the last byte of the body (default

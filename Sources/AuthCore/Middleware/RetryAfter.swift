@@ -32,7 +32,7 @@ extension Duration {
     ///
     /// The one way a number that came from the network becomes a `Duration`:
     /// `Duration.seconds(_:)` traps on a value past about 1.7e20 or on a non-finite one.
-    static func clamped(seconds: Double, to maximum: Duration) -> Duration {
+    package static func clamped(seconds: Double, to maximum: Duration) -> Duration {
         guard seconds > 0 else { return .zero }
         return seconds >= maximum.seconds ? maximum : .seconds(seconds)
     }

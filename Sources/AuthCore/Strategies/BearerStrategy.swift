@@ -6,7 +6,7 @@ import Foundation
 /// ```swift
 /// let strategy = BearerStrategy(
 ///     allowedHosts: AllowedHosts(["api.example.com"]),
-///     refresher: OAuth2RefreshTokenRefresher(tokenEndpoint: tokenURL, clientID: "cli", transport: transport)
+///     refresher: OAuth2RefreshTokenRefresher(tokenEndpoint: tokenURL, clientID: "cli", transport: transport)  // AuthOAuth2
 /// )
 /// ```
 public struct BearerStrategy: AuthStrategy {
@@ -55,7 +55,7 @@ public struct BearerStrategy: AuthStrategy {
 
     /// Renews the token set with the refresher, which also gets sets without a refresh token: a
     /// refresher that renews by running its grant again (client credentials, say) needs none.
-    /// ``OAuth2RefreshTokenRefresher`` throws `.reauthenticationRequired` when there is none.
+    /// AuthOAuth2's `OAuth2RefreshTokenRefresher` throws `.reauthenticationRequired` when there is none.
     /// - Throws: `AuthError` `.notSignedIn` with no tokens; whatever the refresher throws.
     public func renew(_ credential: BearerTokenSet?, context: RenewalContext) async throws -> BearerTokenSet {
         guard let credential else { throw AuthError.notSignedIn(context.account) }

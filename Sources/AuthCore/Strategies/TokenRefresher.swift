@@ -7,7 +7,7 @@
 /// `.reauthenticationRequired` when the server rejects the refresh token for good
 /// (`invalid_grant`), `.misconfigured` when it rejects the client, and any other error for a
 /// failure that may pass. ``ClosureTokenRefresher`` adapts a closure and
-/// ``OAuth2RefreshTokenRefresher`` speaks RFC 6749 §6.
+/// AuthOAuth2's `OAuth2RefreshTokenRefresher` speaks RFC 6749 §6.
 public protocol TokenRefresher: Sendable {
     /// Returns a renewed token set.
     func refresh(_ tokens: BearerTokenSet) async throws -> BearerTokenSet

@@ -1,7 +1,10 @@
 public import Foundation
 import HTTPTypes
 
-/// An OAuth 2.0 token endpoint's success response (RFC 6749 §5.1).
+/// The JSON answer that carries bearer tokens: an OAuth 2.0 token endpoint's success response
+/// (RFC 6749 §5.1), the shape most JSON logins answer with too (`access_token`, `expires_in`,
+/// `refresh_token`). The OAuth 2.0 protocol around it (the token endpoint, its grants and its
+/// errors) is AuthOAuth2's; this reader stays here for every sign-in that yields bearer tokens.
 ///
 /// The tokens are held as ``Secret``s, so its `description`, `debugDescription` and `dump`
 /// never show them; read one deliberately with ``Secret/reveal``.
@@ -76,32 +79,5 @@ public struct TokenResponse: Sendable, Decodable {
             tokenType: tokenType ?? "Bearer",
             idToken: idToken?.reveal
         )
-    }
-}
-
-/// An OAuth 2.0 error response (RFC 6749 §5.2).
-public struct OAuth2Error: Error, Sendable, Decodable, Equatable, CustomStringConvertible {
-    /// `error`, such as `invalid_grant`.
-    public var code: String
-    /// `error_description`.
-    public var errorDescription: String?
-    /// `error_uri`.
-    public var errorURI: String?
-    /// The HTTP status it came with.
-    public var status: Int = 400
-
-    enum CodingKeys: String, CodingKey { case code = "error", errorDescription = "error_description", errorURI = "error_uri" }
-
-    /// Creates an error.
-    public init(code: String, errorDescription: String? = nil, errorURI: String? = nil, status: Int = 400) {
-        self.code = code
-        self.errorDescription = errorDescription
-        self.errorURI = errorURI
-        self.status = status
-    }
-
-    /// `OAuth2Error(invalid_grant): description`.
-    public var description: String {
-        "OAuth2Error(\(code))" + (errorDescription.map { ": \($0)" } ?? "")
     }
 }

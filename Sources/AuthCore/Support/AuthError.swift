@@ -117,7 +117,7 @@ extension ErrorCode where Domain == AuthError {
     public static var csrfRejected: Self { Self("csrfRejected") }
     /// An authorization (a sign-in through the provider's authorization endpoint or a device
     /// grant) did not complete: the user or the provider refused it, or its answer failed a
-    /// check (`state`, issuer, a missing code). The ``OAuth2Error``, when the provider sent
+    /// check (`state`, issuer, a missing code). The `OAuth2Error` (AuthOAuth2), when the provider sent
     /// one, is the underlying error. Start a new authorization.
     public static var authorizationFailed: Self { Self("authorizationFailed") }
 }

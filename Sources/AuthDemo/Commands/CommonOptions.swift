@@ -1,6 +1,7 @@
 import ArgumentParser
 import AuthCore
 import AuthHTTPClient
+import AuthOAuth2
 import AuthPostgresStore
 import AuthSQLiteStore
 import Foundation

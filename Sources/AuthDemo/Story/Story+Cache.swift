@@ -1,6 +1,7 @@
 import AuthCache
 import AuthCore
 import AuthHTTPClient
+import AuthOAuth2
 import AuthTestServer
 import Foundation
 import HTTPTypes

@@ -1,6 +1,7 @@
 import AuthCore
 import AuthHTTPClient
 import AuthMFA
+import AuthOAuth2
 import AuthTestServer
 import Foundation
 import HTTPTypes

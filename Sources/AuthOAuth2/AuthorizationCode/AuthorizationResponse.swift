@@ -1,4 +1,4 @@
-public import AuthCore
+import AuthCore
 public import Foundation
 
 /// The parameters of the redirect that ends an authorization (RFC 6749 §4.1.2 and §4.1.2.1,

@@ -53,8 +53,8 @@ extension OAuth2Client {
     /// Connect authorization is validated (``validateIDToken(_:nonce:clockSkew:)``) with its
     /// nonce.
     /// - Throws: `AuthError` `.authorizationFailed` for a refused or forged answer, and for a
-    ///   code the token endpoint refuses (an ``/AuthCore/OAuth2Error`` underlying when the provider sent
-    ///   one), or the token endpoint's other errors (see ``/AuthCore/OAuth2TokenEndpoint``).
+    ///   code the token endpoint refuses (an ``OAuth2Error`` underlying when the provider sent
+    ///   one), or the token endpoint's other errors (see ``OAuth2TokenEndpoint``).
     public func completeAuthorization(_ pending: PendingAuthorization, redirect: URL) async throws -> BearerTokenSet {
         guard Self.sameEndpoint(redirect, pending.redirectURI) else {
             throw Self.failure("the redirect is not to this authorization's redirect URI")

@@ -1,4 +1,4 @@
-public import AuthCore
+import AuthCore
 public import Foundation
 public import JWTKit
 

@@ -14,7 +14,7 @@ extension OAuth2Client {
     /// let tokens = try await app.pollDeviceAuthorization(device)
     /// ```
     /// - Throws: `AuthError` `.misconfigured` when the provider has no device authorization
-    ///   endpoint or its `verification_uri` is not https (or http on loopback), the endpoint's errors (see ``/AuthCore/OAuth2TokenEndpoint``), `.decoding`.
+    ///   endpoint or its `verification_uri` is not https (or http on loopback), the endpoint's errors (see ``OAuth2TokenEndpoint``), `.decoding`.
     public func startDeviceAuthorization(scopes: [String], parameters: [(String, String)] = []) async throws -> DeviceAuthorization {
         let metadata = try await provider.metadata()
         guard let endpoint = metadata.deviceAuthorizationEndpoint else {

@@ -59,7 +59,7 @@ extension OAuth2Client {
     ///   - token: The token.
     ///   - hint: `access_token` or `refresh_token`, when known.
     /// - Throws: `AuthError` `.misconfigured` when the provider has no introspection endpoint,
-    ///   the endpoint's errors (see ``/AuthCore/OAuth2TokenEndpoint``), `.decoding`.
+    ///   the endpoint's errors (see ``OAuth2TokenEndpoint``), `.decoding`.
     public func introspect(_ token: Secret, hint: String? = nil) async throws -> TokenIntrospection {
         let metadata = try await provider.metadata()
         guard let endpoint = metadata.introspectionEndpoint else {

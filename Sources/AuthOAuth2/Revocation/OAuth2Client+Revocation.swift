@@ -7,7 +7,7 @@ extension OAuth2Client {
     ///   - token: The token.
     ///   - hint: `refresh_token` or `access_token`.
     /// - Throws: `AuthError` `.misconfigured` when the provider has no revocation endpoint, or
-    ///   the endpoint's error (see ``/AuthCore/OAuth2TokenEndpoint``).
+    ///   the endpoint's error (see ``OAuth2TokenEndpoint``).
     public func revoke(_ token: Secret, hint: String) async throws {
         let metadata = try await provider.metadata()
         guard let endpoint = metadata.revocationEndpoint else {

@@ -1,3 +1,4 @@
+public import AuthCore
 public import Foundation
 import HTTPTypes
 
