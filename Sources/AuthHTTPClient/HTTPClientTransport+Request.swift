@@ -17,7 +17,7 @@ extension HTTPClientTransport {
     ///   hex digits).
     static func outgoing(_ request: AuthRequest) throws -> HTTPClientRequest {
         let url = try request.urlForTransport()
-        guard PathFidelity.targetSent(for: url) == request.head.path ?? "/" else {
+        guard PathFidelity.sendsAsWritten(request.head.path ?? "/", in: url) else {
             throw AuthError.invalidRequest(
                 "AsyncHTTPClient would not send the request target as it is written (it re-encodes bytes a URL may not hold raw, such as [ | { or a % without two hex digits, and sends / for escapes of bytes that are not UTF-8, such as %FF): percent-encode the target as it should go on the wire; the request is not sent"
             )

@@ -1,4 +1,5 @@
 import AuthCore
+@testable import AuthHTTPClient
 import Foundation
 import HTTPTypes
 import Testing
@@ -59,5 +60,34 @@ import Testing
             #expect(Set(refused).isDisjoint(with: sendable), "\(kind) refused \(refused)")
             #expect(refused.count < 35, "\(kind) refused \(refused)")
         }
+    }
+
+    /// The transport parses a target with Foundation only when it holds a byte Foundation may
+    /// re-encode (or a `%`); the others it takes as sent as written. That claim, against
+    /// Foundation itself, over targets made of every byte it counts as kept, in every position
+    /// (empty segments, dot segments, `?` more than once, a trailing `?`), on each kind of host.
+    @Test func aTargetOfKeptBytesIsWhatFoundationSends() {
+        let kept = (UInt8(ascii: "!")...UInt8(ascii: "~")).filter(PathFidelity.isKeptAsWritten).map { Character(UnicodeScalar($0)) }
+        #expect(kept.count == 81, "the kept alphabet changed: \(String(kept))")
+        var generator = SystemRandomNumberGenerator()
+        let hosts = ["http://127.0.0.1:8080", "https://api.example.com", "http://[::1]:9000", "http://localhost"]
+        var differing: [String] = []
+        var targets = ["/", "/?", "//", "/./", "/../a", "/a?b?c", "/?/?", "/a;b=c", "/:@", "/~user", "/a/./../b?x=../y"]
+        for _ in 0..<3_000 {
+            let length = Int.random(in: 0...24, using: &generator)
+            targets.append("/" + String((0..<length).map { _ in kept.randomElement(using: &generator)! }))
+        }
+        for target in targets {
+            for host in hosts where PathFidelity.targetSent(for: host + target) != target {
+                differing.append(host + target)
+            }
+            #expect(PathFidelity.sendsAsWritten(target, in: hosts[0] + target))
+        }
+        #expect(differing.isEmpty, "Foundation sends these otherwise than written: \(differing.prefix(20))")
+        // And a byte it re-encodes, or an escape that does not decode to UTF-8, is not taken as kept.
+        for target in ["/a[b", "/a|b", "/a%FF", "/a%zz", "/a\\b", "/a{b}"] {
+            #expect(!PathFidelity.sendsAsWritten(target, in: hosts[0] + target), "\(target)")
+        }
+        #expect(PathFidelity.sendsAsWritten("/a%41", in: hosts[0] + "/a%41"), "a well-formed UTF-8 escape goes as written, through the parse")
     }
 }
