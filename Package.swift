@@ -33,6 +33,24 @@ let package = Package(
         .library(name: "AuthTestServerAPI", targets: ["AuthTestServerAPI"]),
         .executable(name: "auth-demo", targets: ["AuthDemo"]),
     ],
+    // The heavy optional parts, each behind a trait; all are on by default, so `swift build` here
+    // builds everything. A product dependency that only a trait's modules need carries
+    // `condition: .when(traits: [...])`, and SwiftPM does not resolve a package whose every use
+    // is guarded by a trait that is off: a consumer naming only the traits it uses (`traits: []`
+    // for none) fetches none of the others' packages. README "Package traits" lists them.
+    traits: [
+        .trait(name: "PostgreSQL", description: "AuthPostgresStore (postgres-nio)"),
+        .trait(name: "OAuth2", description: "AuthOAuth2 (jwt-kit)"),
+        .trait(name: "OpenAPI", description: "AuthOpenAPI and AuthTestServerAPI (swift-openapi-runtime)"),
+        .trait(name: "Telemetry", description: "AuthTelemetry (swift-metrics)"),
+        .trait(name: "TestServer", description: "AuthTestServer (Hummingbird, hummingbird-auth, jwt-kit)"),
+        .trait(
+            name: "Demo",
+            description: "the auth-demo executable (swift-argument-parser) and the parts it shows",
+            enabledTraits: ["PostgreSQL", "OAuth2", "OpenAPI", "TestServer"]
+        ),
+        .default(enabledTraits: ["PostgreSQL", "OAuth2", "OpenAPI", "Telemetry", "TestServer", "Demo"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -99,7 +117,7 @@ let package = Package(
             name: "AuthTelemetry",
             dependencies: [
                 "AuthCore",
-                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Telemetry"])),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: swiftSettings
@@ -110,7 +128,7 @@ let package = Package(
             name: "AuthOpenAPI",
             dependencies: [
                 "AuthCore",
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPI"])),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: swiftSettings
@@ -120,7 +138,7 @@ let package = Package(
         .target(
             name: "AuthTestServerAPI",
             dependencies: [
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPI"])),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             exclude: ["openapi.yaml", "openapi-generator-config.yaml"],
@@ -185,7 +203,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 // JOSE: ID tokens and their JWKS, private_key_jwt client assertions.
-                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "JWTKit", package: "jwt-kit", condition: .when(traits: ["OAuth2"])),
                 // The loopback redirect listener of command-line sign-ins (RFC 8252 §7.3).
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -197,7 +215,7 @@ let package = Package(
             name: "AuthPostgresStore",
             dependencies: [
                 "AuthCore",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -217,17 +235,17 @@ let package = Package(
             name: "AuthTestServer",
             dependencies: [
                 "AuthMFA", "AuthSigning",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["TestServer"])),
                 // ES256 ID tokens of the OAuth 2.0 provider.
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "JWTKit", package: "jwt-kit", condition: .when(traits: ["TestServer"])),
+                .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["TestServer"])),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth", condition: .when(traits: ["TestServer"])),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["TestServer"])),
             ],
             swiftSettings: swiftSettings
         ),
@@ -236,8 +254,8 @@ let package = Package(
             dependencies: [
                 "AuthCore", "AuthHTTPClient", "AuthSQLiteStore", "AuthFileStore", "AuthCookie", "AuthMFA", "AuthSigning", "AuthMigration", "AuthCache", "AuthOAuth2", "AuthPostgresStore", "AuthTestServer",
                 "AuthOpenAPI", "AuthTestServerAPI",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Demo"])),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: swiftSettings
