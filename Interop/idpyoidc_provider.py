@@ -30,10 +30,14 @@ objects or client assertions registers its public key as `jwks`). What idpyoidc 
 of a client: an authorization request (also one with `request_uri` from `/par`) carries
 `response_type`, `redirect_uri` and `scope` in its query besides any request object; logout needs
 the browser's session cookie from the authorization (it is `Secure`: a test keeps it itself).
-Three small patches (at the top) work around idpyoidc 5.0.0 defects with cryptojwt 1.11 and in
-its end-session endpoint; idpyoidc decides everything else.
+Small patches (at the top) work around idpyoidc 5.0.0 defects with cryptojwt 1.11 and in its
+end-session endpoint, and let a loopback redirect URI match on any port (RFC 8252 §7.3);
+idpyoidc decides everything else.
 
-    python idpyoidc_provider.py --port 0 [--require-par] [--access-seconds 300]
+    python idpyoidc_provider.py --port 0 [--require-par] [--no-mfa] [--access-seconds 300]
+
+`--no-mfa` leaves only the password level: a request for `urn:peer:acr:mfa` gets `alice` signed
+in with `urn:peer:acr:password` (a provider that cannot meet a step-up).
 
 prints `PORT <n>` as its first line once it listens on 127.0.0.1.
 """
@@ -45,7 +49,7 @@ import shutil
 import tempfile
 import threading
 from collections import Counter
-from urllib.parse import urlencode
+from urllib.parse import unquote, urlsplit
 
 from cryptojwt.exception import IssuerNotFound
 from cryptojwt.key_jar import KeyJar
@@ -55,6 +59,8 @@ from werkzeug.serving import make_server
 from idpyoidc.message.oidc import AccessTokenRequest
 from idpyoidc.server import Server
 from idpyoidc.server.configure import OPConfiguration
+from idpyoidc.server.oauth2 import authorization as oauth2_authorization
+from idpyoidc.server.oidc import session as oidc_session
 from idpyoidc.server.oidc.session import Session
 from idpyoidc.server.session.database import DIVIDER
 from idpyoidc.server.session.manager import SessionManager
@@ -95,12 +101,36 @@ def _session_info(original):
 
 SessionManager.get_session_info = _session_info(SessionManager.get_session_info)
 
+
+def _loopback_any_port(original):
+    # RFC 8252 §7.3: a native app's loopback redirect URI matches a registered one on any port
+    # (the app takes a free port each time); idpyoidc compares them exactly. A redirect (or
+    # post-logout redirect) to http://127.0.0.1:<port><path> is checked as the registered
+    # loopback URI with the same path.
+    def verify(context, request, uri_type, client_id=None, endpoint_type="oidc"):
+        asked = request.get(uri_type)
+        parts = urlsplit(unquote(asked)) if asked else None
+        if parts is not None and parts.scheme == "http" and parts.hostname == "127.0.0.1":
+            identifier = request.get("client_id", client_id)
+            registered = (context.cdb.get(identifier) or {}).get(f"{uri_type}s" if uri_type == "redirect_uri" else uri_type) or []
+            for item in registered:
+                base = item if isinstance(item, str) else item[0]
+                known = urlsplit(base)
+                if known.scheme == "http" and known.hostname == "127.0.0.1" and known.path == parts.path and not parts.query:
+                    return original(context, {"client_id": identifier, uri_type: base}, uri_type, client_id, endpoint_type)
+        return original(context, request, uri_type, client_id, endpoint_type)
+    return verify
+
+
+oauth2_authorization.verify_uri = _loopback_any_port(oauth2_authorization.verify_uri)
+oidc_session.verify_uri = oauth2_authorization.verify_uri
+
 PASSWORD_ACR = "urn:peer:acr:password"
 MFA_ACR = "urn:peer:acr:mfa"
 TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange"
 
 
-def configuration(issuer, access_seconds, require_par):
+def configuration(issuer, access_seconds, require_par, mfa=True):
     authn_kwargs = {"user": "alice"}
     return {
         "issuer": issuer,
@@ -130,7 +160,7 @@ def configuration(issuer, access_seconds, require_par):
         },
         "authentication": {
             "password": {"acr": PASSWORD_ACR, "class": "idpyoidc.server.user_authn.user.NoAuthn", "kwargs": authn_kwargs},
-            "mfa": {"acr": MFA_ACR, "class": "idpyoidc.server.user_authn.user.NoAuthn", "kwargs": authn_kwargs},
+            **({"mfa": {"acr": MFA_ACR, "class": "idpyoidc.server.user_authn.user.NoAuthn", "kwargs": authn_kwargs}} if mfa else {}),
         },
         "userinfo": {"class": "idpyoidc.server.user_info.UserInfo", "kwargs": {"db": {"alice": {
             "sub": "alice", "name": "Alice", "email": "alice@example.org", "email_verified": True}}}},
@@ -163,8 +193,8 @@ def configuration(issuer, access_seconds, require_par):
     }
 
 
-def create_app(issuer, access_seconds, require_par, folder):
-    server = Server(OPConfiguration(conf=configuration(issuer, access_seconds, require_par), base_path=folder), cwd=folder)
+def create_app(issuer, access_seconds, require_par, folder, mfa=True):
+    server = Server(OPConfiguration(conf=configuration(issuer, access_seconds, require_par, mfa), base_path=folder), cwd=folder)
     counts = Counter()
     lock = threading.Lock()
     app = Flask(__name__)
@@ -351,10 +381,11 @@ if __name__ == "__main__":
     parser.add_argument("--access-seconds", type=int, default=300)
     parser.add_argument("--renewed-access-seconds", type=int, default=300)  # the harness passes it; unused
     parser.add_argument("--require-par", action="store_true")
+    parser.add_argument("--no-mfa", action="store_true")  # only the password level: acr_values=…mfa is not met
     arguments = parser.parse_args()
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     folder = tempfile.mkdtemp(prefix="idpyoidc-peer-")
     late = LateApp()
     http = make_server("127.0.0.1", arguments.port, late, threaded=True)
-    late.app = create_app(f"http://127.0.0.1:{http.server_port}", arguments.access_seconds, arguments.require_par, folder)
+    late.app = create_app(f"http://127.0.0.1:{http.server_port}", arguments.access_seconds, arguments.require_par, folder, mfa=not arguments.no_mfa)
     serve_http_server(http, cleanup=lambda: shutil.rmtree(folder, ignore_errors=True))
