@@ -12,7 +12,10 @@ What AuthOAuth2 must obtain tokens from, served by Authlib's own implementations
 - `POST /device_authorization` and the device_code grant (RFC 8628), polled no faster than
   `--device-interval` seconds (faster polls get `slow_down`); `POST /_device/decide` with
   `user_code` and `decision` (`approve` or `deny`) is the user's answer on another device;
-- `GET /api/me`: Authlib's `ResourceProtector`, answering who the token is for;
+- `GET /api/me`: Authlib's `ResourceProtector`, answering who the token is for; `GET /api/write`:
+  the same for the scope `write` (Authlib's 403 `insufficient_scope` without it);
+- `--refresh-seconds N`: refresh tokens expire after N seconds, and token responses say so as
+  `refresh_token_expires_in`; an expired one presented counts `expired_refresh_tokens`;
 - `GET /_counters`, `POST /_expire` (ends every access token), `POST /_issue` (a fresh token family
   for `subject` at the client `app`, as if signed in elsewhere) for the tests. A rotated refresh
   token presented again counts `refresh_token_reuse` and revokes every token of its client and
@@ -54,11 +57,19 @@ from peer_support import serve
 os.environ.setdefault("AUTHLIB_INSECURE_TRANSPORT", "1")  # plain http on 127.0.0.1
 
 
-def create_app(access_seconds, device_interval=1, device_expires=60):
+def create_app(access_seconds, device_interval=1, device_expires=60, refresh_seconds=None):
     app = Flask(__name__)
     app.config.update(OAUTH2_REFRESH_TOKEN_GENERATOR=True, OAUTH2_TOKEN_EXPIRES_IN={"client_credentials": access_seconds, "authorization_code": access_seconds, "refresh_token": access_seconds})
     store = Store()
-    server = AuthorizationServer(app, query_client=lambda cid: Client(cid) if cid in SECRETS or cid == "app" else None, save_token=store.save_token)
+    def save_token(token, req):
+        # With --refresh-seconds, refresh tokens expire, and the token response says when as
+        # `refresh_token_expires_in` (the name Microsoft's and GitHub's use; not RFC 6749).
+        if refresh_seconds is not None and "refresh_token" in token:
+            token["refresh_token_expires_in"] = refresh_seconds
+            store.refresh_expiry[token["refresh_token"]] = time.time() + refresh_seconds
+        store.save_token(token, req)
+
+    server = AuthorizationServer(app, query_client=lambda cid: Client(cid) if cid in SECRETS or cid == "app" else None, save_token=save_token)
 
     class CodeGrant(grants.AuthorizationCodeGrant):
         TOKEN_ENDPOINT_AUTH_METHODS = ["none"]
@@ -111,6 +122,10 @@ def create_app(access_seconds, device_interval=1, device_expires=60):
                     for other in list(store.by_access.values()) + list(store.by_refresh.values()):
                         if other.client_id == token.client_id and other.subject == token.subject:
                             other.revoked = True
+                    return None
+                expiry = store.refresh_expiry.get(refresh_token)
+                if token is not None and expiry is not None and time.time() >= expiry:
+                    store.counts["expired_refresh_tokens"] += 1
                     return None
                 return None if token is None or token.revoked else token
 
@@ -286,6 +301,12 @@ def create_app(access_seconds, device_interval=1, device_expires=60):
     def me():
         return jsonify(sub=current_token.subject, client_id=current_token.client_id, scope=current_token.scope)
 
+    @app.get("/api/write")
+    @protect("write")
+    def write():
+        # Needs the scope `write`: a token without it gets Authlib's 403 insufficient_scope.
+        return jsonify(sub=current_token.subject, written=True)
+
     @app.post("/_issue")
     def issue():
         # A sign-in done elsewhere: a fresh token family for `subject` at the public client `app`
@@ -297,7 +318,7 @@ def create_app(access_seconds, device_interval=1, device_expires=60):
         req.user = subject
         req.payload = type("Payload", (), {"grant_type": "issued", "scope": "read"})()
         generated = server.generate_token(client=req.client, grant_type="authorization_code", user=subject, scope="read", include_refresh_token=True)
-        store.save_token(generated, req)
+        save_token(generated, req)
         return jsonify(generated)
 
     @app.get("/_counters")
@@ -321,5 +342,6 @@ if __name__ == "__main__":
     parser.add_argument("--renewed-access-seconds", type=int, default=300)  # the harness passes it; unused
     parser.add_argument("--device-interval", type=int, default=1)
     parser.add_argument("--device-expires", type=int, default=60)
+    parser.add_argument("--refresh-seconds", type=int, default=None)
     arguments = parser.parse_args()
-    serve(create_app(arguments.access_seconds, arguments.device_interval, arguments.device_expires), arguments.port)
+    serve(create_app(arguments.access_seconds, arguments.device_interval, arguments.device_expires, arguments.refresh_seconds), arguments.port)

@@ -127,6 +127,7 @@ class Store:
         self.by_access, self.by_refresh, self.codes = {}, {}, {}
         self.devices, self.decisions, self.last_poll = {}, {}, {}
         self.jtis = set()
+        self.refresh_expiry = {}  # refresh token -> when it expires (--refresh-seconds)
         self.counts = Counter()
 
     def save_token(self, token, req):
