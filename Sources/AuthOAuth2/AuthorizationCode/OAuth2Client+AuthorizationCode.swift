@@ -5,6 +5,15 @@ extension OAuth2Client {
     /// Starts the authorization code flow with PKCE (RFC 6749 §4.1, RFC 7636 S256): the URL to
     /// open in the user's browser, and what ``completeAuthorization(_:redirect:)`` needs.
     ///
+    /// The request can be pushed to the provider first (RFC 9126, `pushed`; always when its
+    /// metadata says `require_pushed_authorization_requests`), so that the browser carries only
+    /// a `request_uri`; and it can be a request object signed with the client's key (RFC 9101,
+    /// `signed`; the client authenticates with ``PrivateKeyJWT``), so that nothing on the way
+    /// changes it. Both together are what FAPI 2.0 asks for. With either, the browser's URL also
+    /// carries `client_id`, `response_type`, `redirect_uri` and `scope` in the clear (RFC 9101
+    /// §5 allows it; OpenID Connect Core §6 and some providers ask for it); `state`, `nonce`
+    /// and the PKCE challenge travel only inside.
+    ///
     /// ```swift
     /// let pending = try await app.startAuthorization(redirectURI: URL(string: "http://127.0.0.1:8765/callback")!, scopes: ["openid", "profile"])
     /// print("Open \(pending.url)")
@@ -15,10 +24,17 @@ extension OAuth2Client {
     ///   - scopes: The scopes to ask for.
     ///   - nonce: Whether to send an OpenID Connect `nonce` (by default, when `openid` is asked for).
     ///   - parameters: Further authorization request parameters (`prompt`, `login_hint`,
-    ///     `resource`...); they cannot replace the ones this method sets.
+    ///     `resource`, `acr_values`...); they cannot replace the ones this method sets.
+    ///   - pushed: Whether to push the request (RFC 9126) even when the provider does not
+    ///     require it.
+    ///   - signed: Whether to send the request as a signed request object (RFC 9101).
     /// - Throws: `AuthError` `.misconfigured` when the provider has no authorization endpoint,
-    ///   or what fetching its metadata throws.
-    public func startAuthorization(redirectURI: URL, scopes: [String], nonce: Bool? = nil, parameters: [(String, String)] = []) async throws -> PendingAuthorization {
+    ///   no pushed authorization request endpoint for a pushed request, or the client no key to
+    ///   sign with for a signed one; what ``pushAuthorizationRequest(_:metadata:)`` throws; or
+    ///   what fetching its metadata throws.
+    public func startAuthorization(
+        redirectURI: URL, scopes: [String], nonce: Bool? = nil, parameters: [(String, String)] = [], pushed: Bool = false, signed: Bool = false
+    ) async throws -> PendingAuthorization {
         let metadata = try await provider.metadata()
         guard let endpoint = metadata.authorizationEndpoint else {
             throw AuthError(code: .misconfigured, message: "the provider \(metadata.issuer.absoluteString) has no authorization endpoint")
@@ -32,16 +48,31 @@ extension OAuth2Client {
         ]
         if !scopes.isEmpty { items.append(("scope", scopes.joined(separator: " "))) }
         if let nonceValue { items.append(("nonce", nonceValue)) }
-        let reserved = Set(items.map(\.0))
+        let reserved = Set(items.map(\.0)).union(["request", "request_uri"])
         items += parameters.filter { !reserved.contains($0.0) }
+        let inTheClear = items.filter { Self.clearParameters.contains($0.0) }
+        var request = items
+        if signed {
+            guard case .privateKeyJWT(let key) = authentication, let signer = key as? any RequestObjectSigner else {
+                throw AuthError(code: .misconfigured, message: "a signed authorization request (RFC 9101) needs the client to authenticate with a key that signs request objects (PrivateKeyJWT)")
+            }
+            request = inTheClear + [("request", try await signer.requestObject(clientID: clientID, audience: metadata.issuer, parameters: items))]
+        }
+        if pushed || metadata.requirePushedAuthorizationRequests == true {
+            let pushedRequest = try await pushAuthorizationRequest(request, metadata: metadata)
+            request = inTheClear + [("request_uri", pushedRequest.requestURI)]
+        }
         var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)
         let existing = components?.percentEncodedQuery.map { $0 + "&" } ?? ""
-        components?.percentEncodedQuery = existing + FormURLEncoding.query(items)
+        components?.percentEncodedQuery = existing + FormURLEncoding.query(request)
         guard let url = components?.url else {
             throw AuthError(code: .misconfigured, message: "the provider's authorization endpoint is not a URL a request can be added to")
         }
         return PendingAuthorization(url: url, state: state, nonce: nonceValue, pkce: pkce, redirectURI: redirectURI, issuer: metadata.issuer, openID: scopes.contains("openid"))
     }
+
+    /// The parameters a pushed or signed request also carries in the browser's URL.
+    static let clearParameters: Set<String> = ["client_id", "response_type", "redirect_uri", "scope"]
 
     /// Completes an authorization from the URL the browser was sent back to, and exchanges its
     /// code for tokens.

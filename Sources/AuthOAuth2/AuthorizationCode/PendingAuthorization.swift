@@ -26,7 +26,7 @@ public struct PendingAuthorization: Sendable, Equatable, Codable, CustomStringCo
 
     enum CodingKeys: String, CodingKey { case url, state, nonce, pkce, redirectURI, issuer, openID }
 
-    /// Creates the record; ``OAuth2Client/startAuthorization(redirectURI:scopes:nonce:parameters:)``
+    /// Creates the record; ``OAuth2Client/startAuthorization(redirectURI:scopes:nonce:parameters:pushed:signed:)``
     /// makes one.
     public init(url: URL, state: String, nonce: String?, pkce: PKCE, redirectURI: URL, issuer: URL, openID: Bool = false) {
         self.url = url

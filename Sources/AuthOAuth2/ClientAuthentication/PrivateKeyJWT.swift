@@ -15,7 +15,9 @@ public import JWTKit
 /// let signer = await PrivateKeyJWT(es256: key, kid: "billing-2026")
 /// let client = OAuth2Client(provider: oauthProvider, clientID: "billing", authentication: .privateKeyJWT(signer), transport: transport)
 /// ```
-public struct PrivateKeyJWT: ClientAssertionSigner, CustomStringConvertible, CustomReflectable {
+///
+/// It also signs request objects (RFC 9101) with the same key: ``requestObject(clientID:audience:parameters:)``.
+public struct PrivateKeyJWT: ClientAssertionSigner, RequestObjectSigner, CustomStringConvertible, CustomReflectable {
     private let keys: JWTKeyCollection
     /// The key id the provider knows the public key by.
     public let kid: String
@@ -59,10 +61,72 @@ public struct PrivateKeyJWT: ClientAssertionSigner, CustomStringConvertible, Cus
         return try await keys.sign(claims, kid: JWKIdentifier(string: kid))
     }
 
+    /// A request object (RFC 9101 §4): `parameters` as claims (`max_age` as a number), with
+    /// `iss` the client id, `aud` the provider's issuer, `iat`, `nbf`, `exp` (``lifetime`` later)
+    /// and a random `jti`, its header typed `oauth-authz-req+jwt` (RFC 9101 §10.8). It is valid
+    /// for ``requestObjectLifetime`` (longer than an assertion: in the browser's URL it is read
+    /// when the user opens the page).
+    public func requestObject(clientID: String, audience: URL, parameters: [(String, String)]) async throws -> String {
+        let issued = Int(now().timeIntervalSince1970)
+        var claims = RequestObjectClaims()
+        for (name, value) in parameters { claims.set(name, value) }
+        claims.set("iss", clientID)
+        claims.set("aud", audience.absoluteString)
+        claims.set("jti", PKCE.randomToken(24))
+        claims.numbers["iat"] = issued
+        claims.numbers["nbf"] = issued
+        claims.numbers["exp"] = issued + Int(Self.requestObjectLifetime)
+        var header = JWTHeader()
+        header.typ = "oauth-authz-req+jwt"
+        return try await keys.sign(claims, kid: JWKIdentifier(string: kid), header: header)
+    }
+
+    /// How long a request object is valid: five minutes.
+    public static let requestObjectLifetime: TimeInterval = 300
+
     /// The key id and algorithm; never the key.
     public var description: String { "PrivateKeyJWT(\(algorithm), kid \(kid))" }
     /// The key id and algorithm only.
     public var customMirror: Mirror { Mirror(self, children: ["kid": kid, "algorithm": algorithm], displayStyle: .struct) }
+}
+
+/// The claims of a request object: strings, and the parameters that are numbers in JSON.
+struct RequestObjectClaims: JWTPayload {
+    var strings: [String: String] = [:]
+    var numbers: [String: Int] = [:]
+
+    init() {}
+
+    /// Sets a parameter; `max_age` as a number (OpenID Connect Core §3.1.2.1) when it is one.
+    mutating func set(_ name: String, _ value: String) {
+        if name == "max_age", let seconds = Int(value) {
+            numbers[name] = seconds
+        } else {
+            strings[name] = value
+        }
+    }
+
+    private struct Key: CodingKey {
+        let stringValue: String
+        init(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        for key in c.allKeys {
+            if let number = try? c.decode(Int.self, forKey: key) { numbers[key.stringValue] = number } else { strings[key.stringValue] = try c.decode(String.self, forKey: key) }
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        for (name, value) in strings.sorted(by: { $0.key < $1.key }) { try c.encode(value, forKey: Key(stringValue: name)) }
+        for (name, value) in numbers.sorted(by: { $0.key < $1.key }) { try c.encode(value, forKey: Key(stringValue: name)) }
+    }
+
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
 
 /// The claims of an RFC 7523 client assertion.

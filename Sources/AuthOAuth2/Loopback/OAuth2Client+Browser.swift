@@ -16,17 +16,20 @@ extension OAuth2Client {
     /// - Parameters:
     ///   - scopes: The scopes to ask for.
     ///   - parameters: Further authorization request parameters.
+    ///   - pushed: Push the authorization request (RFC 9126); done anyway when the provider
+    ///     requires it.
+    ///   - signed: Send the request as a request object signed with the client's key (RFC 9101).
     ///   - timeout: How long the user has to finish.
     ///   - open: Shows the authorization URL to the user.
     /// - Throws: What ``LoopbackRedirectListener`` and ``completeAuthorization(_:redirect:)``
     ///   throw, or what `open` throws.
     public nonisolated(nonsending) func signInWithBrowser(
-        scopes: [String], parameters: [(String, String)] = [], timeout: Duration = .seconds(300),
+        scopes: [String], parameters: [(String, String)] = [], pushed: Bool = false, signed: Bool = false, timeout: Duration = .seconds(300),
         open: (URL) async throws -> Void
     ) async throws -> BearerTokenSet {
         let listener = try await LoopbackRedirectListener.bind()
         do {
-            let pending = try await startAuthorization(redirectURI: listener.redirectURI, scopes: scopes, parameters: parameters)
+            let pending = try await startAuthorization(redirectURI: listener.redirectURI, scopes: scopes, parameters: parameters, pushed: pushed, signed: signed)
             // Waiting (and so answering the browser) begins before `open` is called, which may
             // not return until the browser has come back.
             async let redirect = listener.waitForRedirect(of: pending, timeout: timeout)

@@ -40,6 +40,15 @@ public struct AuthorizationServerMetadata: Sendable, Equatable, Codable {
     /// `authorization_response_iss_parameter_supported` (RFC 9207): the server puts `iss` on
     /// its authorization responses, and a response without it is then refused.
     public var authorizationResponseIssParameterSupported: Bool?
+    /// `pushed_authorization_request_endpoint` (RFC 9126).
+    public var pushedAuthorizationRequestEndpoint: URL?
+    /// `require_pushed_authorization_requests` (RFC 9126 §5): the server accepts authorization
+    /// requests only through its pushed authorization request endpoint; the client then pushes
+    /// every one.
+    public var requirePushedAuthorizationRequests: Bool?
+    /// `end_session_endpoint` (OpenID Connect RP-Initiated Logout 1.0): where the browser is
+    /// sent to sign the user out at the provider.
+    public var endSessionEndpoint: URL?
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -55,14 +64,21 @@ public struct AuthorizationServerMetadata: Sendable, Equatable, Codable {
         case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
         case codeChallengeMethodsSupported = "code_challenge_methods_supported"
         case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
+        case pushedAuthorizationRequestEndpoint = "pushed_authorization_request_endpoint"
+        case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
+        case endSessionEndpoint = "end_session_endpoint"
     }
 
     /// Metadata configured by hand.
     public init(
         issuer: URL, authorizationEndpoint: URL? = nil, tokenEndpoint: URL, revocationEndpoint: URL? = nil,
         introspectionEndpoint: URL? = nil, deviceAuthorizationEndpoint: URL? = nil, jwksURI: URL? = nil,
-        authorizationResponseIssParameterSupported: Bool? = nil
+        authorizationResponseIssParameterSupported: Bool? = nil, pushedAuthorizationRequestEndpoint: URL? = nil,
+        requirePushedAuthorizationRequests: Bool? = nil, endSessionEndpoint: URL? = nil
     ) {
+        self.pushedAuthorizationRequestEndpoint = pushedAuthorizationRequestEndpoint
+        self.requirePushedAuthorizationRequests = requirePushedAuthorizationRequests
+        self.endSessionEndpoint = endSessionEndpoint
         self.authorizationResponseIssParameterSupported = authorizationResponseIssParameterSupported
         self.issuer = issuer
         self.authorizationEndpoint = authorizationEndpoint

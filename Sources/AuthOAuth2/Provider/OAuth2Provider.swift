@@ -122,6 +122,7 @@ public final class OAuth2Provider: Sendable {
             ("issuer", metadata.issuer), ("authorization_endpoint", metadata.authorizationEndpoint), ("token_endpoint", metadata.tokenEndpoint),
             ("revocation_endpoint", metadata.revocationEndpoint), ("introspection_endpoint", metadata.introspectionEndpoint),
             ("device_authorization_endpoint", metadata.deviceAuthorizationEndpoint), ("jwks_uri", metadata.jwksURI), ("userinfo_endpoint", metadata.userinfoEndpoint),
+            ("pushed_authorization_request_endpoint", metadata.pushedAuthorizationRequestEndpoint), ("end_session_endpoint", metadata.endSessionEndpoint),
         ]
         for case let (name, url?) in named { try checkScheme(of: url, named: name) }
     }
