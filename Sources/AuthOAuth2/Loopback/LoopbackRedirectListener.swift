@@ -118,12 +118,33 @@ public final class LoopbackRedirectListener: Sendable {
     ///   or the listener already waited; `.transport` when it could not start reading;
     ///   `CancellationError`.
     public func waitForRedirect(of pending: PendingAuthorization, timeout: Duration = .seconds(300)) async throws -> URL {
-        guard pending.redirectURI.absoluteString == redirectURI.absoluteString else {
+        try await wait(for: pending.redirectURI, state: pending.state, what: "authorization", timeout: timeout)
+    }
+
+    /// Answers requests until the redirect after the logout `pending` arrives (OpenID Connect
+    /// RP-Initiated Logout), then closes every connection and stops listening; the same rules
+    /// as for a sign-in's redirect (``waitForRedirect(of:timeout:)``).
+    /// - Parameters:
+    ///   - pending: The logout started with this listener's ``redirectURI`` as its
+    ///     `post_logout_redirect_uri`; the redirect must carry its `state`.
+    ///   - timeout: How long the user has to finish.
+    /// - Returns: The full redirect URL, for ``OAuth2Client/completeLogout(_:redirect:)``.
+    /// - Throws: As for a sign-in's redirect; `.invalidRequest` also for a logout that asked
+    ///   for no redirect.
+    public func waitForLogoutRedirect(of pending: PendingLogout, timeout: Duration = .seconds(300)) async throws -> URL {
+        guard let target = pending.postLogoutRedirectURI, let state = pending.state else {
+            throw AuthError.invalidRequest("the logout asked for no post_logout_redirect_uri: there is no redirect to wait for")
+        }
+        return try await wait(for: target, state: state, what: "logout", timeout: timeout)
+    }
+
+    private func wait(for target: URL, state: String, what: String, timeout: Duration) async throws -> URL {
+        guard target.absoluteString == redirectURI.absoluteString else {
             throw AuthError.invalidRequest(
-                "the pending authorization redirects to \(pending.redirectURI.absoluteString), not to this listener's \(redirectURI.absoluteString): start it with the listener's redirectURI"
+                "the pending \(what) redirects to \(target.absoluteString), not to this listener's \(redirectURI.absoluteString): start it with the listener's redirectURI"
             )
         }
-        guard session.begin(state: pending.state) else {
+        guard session.begin(state: state) else {
             throw AuthError.invalidRequest("this loopback listener already waited for a redirect; bind a new one for a new authorization")
         }
         defer { stop() }
@@ -165,6 +186,12 @@ public final class LoopbackRedirectListener: Sendable {
     public static let defaultPage = """
         <!doctype html><html><head><meta charset="utf-8"><title>Signed in</title></head>\
         <body><p>You can close this window and return to the application.</p></body></html>
+        """
+
+    /// The page shown once the redirect after a logout arrived.
+    public static let loggedOutPage = """
+        <!doctype html><html><head><meta charset="utf-8"><title>Signed out</title></head>\
+        <body><p>You are signed out. You can close this window.</p></body></html>
         """
 
     /// How many connections are open now.
