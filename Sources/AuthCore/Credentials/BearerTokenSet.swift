@@ -15,6 +15,9 @@ public struct BearerTokenSet: Credential {
     public var accessToken: Secret { didSet { authorization = Self.authorization(tokenType, accessToken) } }
     /// The refresh token, if the server issued one.
     public var refreshToken: Secret?
+    /// When the refresh token expires, when the server said (`refresh_expires_in`, or
+    /// `refresh_token_expires_in`): past it, a renewal cannot succeed and is not tried.
+    public var refreshExpiresAt: Date?
     /// When the access token expires: the token response's expiry, or else the access token's
     /// JWT `exp` claim (read once, when the set is created).
     public var expiresAt: Date?
@@ -31,8 +34,9 @@ public struct BearerTokenSet: Credential {
     /// Creates a token set.
     public init(
         accessToken: String, refreshToken: String? = nil, expiresAt: Date? = nil,
-        scope: String? = nil, tokenType: String = "Bearer", idToken: String? = nil
+        scope: String? = nil, tokenType: String = "Bearer", idToken: String? = nil, refreshExpiresAt: Date? = nil
     ) {
+        self.refreshExpiresAt = refreshExpiresAt
         self.accessToken = Secret(accessToken)
         self.refreshToken = refreshToken.map(Secret.init)
         self.expiresAt = expiresAt ?? (try? JWT.decode(accessToken))?.expiresAt
@@ -47,6 +51,9 @@ public struct BearerTokenSet: Credential {
         return CredentialField(.authorization, value: type + " " + token.reveal)
     }
 
+    /// ``refreshExpiresAt``, when the set has a refresh token.
+    public var renewableUntil: Date? { refreshToken == nil ? nil : refreshExpiresAt }
+
     /// Sets `Authorization: Bearer <token>`.
     public func authorize(_ request: inout AuthRequest) {
         authorization.set(on: &request)
@@ -56,13 +63,15 @@ public struct BearerTokenSet: Credential {
     public static func == (lhs: BearerTokenSet, rhs: BearerTokenSet) -> Bool {
         lhs.accessToken == rhs.accessToken && lhs.refreshToken == rhs.refreshToken && lhs.expiresAt == rhs.expiresAt
             && lhs.scope == rhs.scope && lhs.tokenType == rhs.tokenType && lhs.idToken == rhs.idToken
+            && lhs.refreshExpiresAt == rhs.refreshExpiresAt
     }
 
     private enum CodingKeys: String, CodingKey {
-        case accessToken, refreshToken, expiresAt, scope, tokenType, idToken
+        case accessToken, refreshToken, expiresAt, scope, tokenType, idToken, refreshExpiresAt
     }
 
-    /// Decodes the stored form (the six properties; nothing derived is stored).
+    /// Decodes the stored form (the seven properties; nothing derived is stored). A record written
+    /// before ``refreshExpiresAt`` existed reads it as unknown.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         accessToken = try container.decode(Secret.self, forKey: .accessToken)
@@ -71,10 +80,12 @@ public struct BearerTokenSet: Credential {
         scope = try container.decodeIfPresent(String.self, forKey: .scope)
         tokenType = try container.decode(String.self, forKey: .tokenType)
         idToken = try container.decodeIfPresent(Secret.self, forKey: .idToken)
+        refreshExpiresAt = try container.decodeIfPresent(Date.self, forKey: .refreshExpiresAt)
         authorization = Self.authorization(tokenType, accessToken)
     }
 
-    /// Encodes the six properties, as earlier versions did.
+    /// Encodes the properties as earlier versions did, and ``refreshExpiresAt`` only when known
+    /// (so a record without it reads the same in an earlier version).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(accessToken, forKey: .accessToken)
@@ -83,10 +94,11 @@ public struct BearerTokenSet: Credential {
         try container.encodeIfPresent(scope, forKey: .scope)
         try container.encode(tokenType, forKey: .tokenType)
         try container.encodeIfPresent(idToken, forKey: .idToken)
+        try container.encodeIfPresent(refreshExpiresAt, forKey: .refreshExpiresAt)
     }
 
     /// Type, expiry and scope; never a token.
     public var description: String {
-        "BearerTokenSet(tokenType: \(tokenType), expiresAt: \(expiresAt.map { "\($0)" } ?? "none"), scope: \(scope ?? "none"), refreshToken: \(refreshToken == nil ? "none" : "<redacted>"))"
+        "BearerTokenSet(tokenType: \(tokenType), expiresAt: \(expiresAt.map { "\($0)" } ?? "none"), scope: \(scope ?? "none"), refreshToken: \(refreshToken == nil ? "none" : "<redacted>")\(refreshExpiresAt.map { ", refreshExpiresAt: \($0)" } ?? ""))"
     }
 }

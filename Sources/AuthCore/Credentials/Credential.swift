@@ -18,9 +18,14 @@ public protocol Credential: Codable, Sendable, Equatable, CustomStringConvertibl
     func authorize(_ request: inout AuthRequest)
     /// When the credential stops working, if known.
     var expiresAt: Date? { get }
+    /// Until when the credential can be renewed, if known: a refresh token's own expiry. Past
+    /// it, only a new sign-in helps; nil (the default) when the credential says nothing.
+    var renewableUntil: Date? { get }
 }
 
 extension Credential {
+    /// Nil: no known end to renewal.
+    public var renewableUntil: Date? { nil }
     /// Version 1 unless a credential says otherwise.
     public static var formatVersion: Int { 1 }
 }

@@ -35,6 +35,14 @@ public enum AuthEvent: Sendable, Equatable, CustomStringConvertible {
     /// store (`useSQLiteStore(at:)`, `useFileStore(at:)`…), or set an
     /// ``InMemoryCredentialStore`` yourself when that is what you want.
     case credentialsNotPersisted(AccountKey)
+    /// A sign-in or renewal brought a credential whose renewal ends soon (a refresh token that
+    /// expires within ``RenewalPolicy/refreshExpiryNotice``): after `expiresAt`, requests fail
+    /// with `reauthenticationRequired` until the user signs in again.
+    case refreshTokenExpiring(AccountKey, expiresAt: Date)
+    /// A resource refused the account's token because it needs a stronger or more recent
+    /// sign-in (RFC 9470) or more scope (RFC 6750 §3.1); a renewal cannot help, a new sign-in at
+    /// that level can (AuthOAuth2's `OAuth2Client.stepUp`).
+    case stepUpRequired(AccountKey, StepUpChallenge)
 
     /// A one-line summary, free of secrets.
     public var description: String {
@@ -52,6 +60,8 @@ public enum AuthEvent: Sendable, Equatable, CustomStringConvertible {
         case .credentialWithheld(let withheld): "credentialWithheld(\(withheld.account.map(\.description) ?? "-")): \(withheld)"
         case .revocationFailed(let a, let reason): "revocationFailed(\(a)): \(reason)"
         case .credentialsNotPersisted(let a): "credentialsNotPersisted(\(a)): no store is configured; credentials are kept in memory only"
+        case .refreshTokenExpiring(let a, let expiresAt): "refreshTokenExpiring(\(a)): at \(expiresAt)"
+        case .stepUpRequired(let a, let challenge): "stepUpRequired(\(a)): \(challenge)"
         }
     }
 
@@ -60,7 +70,7 @@ public enum AuthEvent: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .signedIn(let a), .renewed(let a), .renewalFailed(let a, _), .reauthenticationRequired(let a, _),
             .excessiveRenewal(let a), .signedOut(let a), .persistFailed(let a, _), .waitingForRefreshLock(let a, _),
-            .revocationFailed(let a, _), .credentialsNotPersisted(let a):
+            .revocationFailed(let a, _), .credentialsNotPersisted(let a), .refreshTokenExpiring(let a, _), .stepUpRequired(let a, _):
             a
         case .storeUnavailable(let a, _): a
         case .rateLimited(let info): info.account

@@ -65,7 +65,7 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
         with credential: AccountSession<Strategy>.Published,
         next: Next
     ) async throws -> AuthResponse {
-        if let error = session.strategy.nonRenewableFailure(response, for: authorized) { throw error }
+        if let error = session.strategy.nonRenewableFailure(response, for: authorized) { throw reported(error) }
         var rejected = credential
         var extraAttempt = false
         while true {
@@ -76,7 +76,7 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
             let again = try await next(retry)
             observeDate(again, sentAt: resent)
             guard isAuthenticationFailure(again, for: retry) else { return again }
-            if let error = session.strategy.nonRenewableFailure(again, for: retry) { throw error }
+            if let error = session.strategy.nonRenewableFailure(again, for: retry) { throw reported(error) }
             // Refused again: once more only if the server had answered requests made with this
             // credential (it went stale since), it is due by the client's clock, or a newer one
             // came; not for a valid one it never answered with (see `AccountSession+Acceptance`).
@@ -85,6 +85,14 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
             rejected = fresh
             extraAttempt = true
         }
+    }
+
+    /// A strategy's non-renewable failure with the account on it; a step-up also reported as
+    /// ``AuthEvent/stepUpRequired(_:_:)``.
+    private func reported(_ error: AuthError) -> AuthError {
+        if let challenge = error.underlying as? StepUpChallenge { session.events.emit(.stepUpRequired(session.account, challenge)) }
+        guard error.account == nil else { return error }
+        return AuthError(code: error.code, message: error.message, account: session.account, status: error.status, responseBody: error.responseBody, underlying: error.underlying, retryAfter: error.retryAfter)
     }
 
     private func rejectedAgain(_ response: AuthResponse) -> AuthError {

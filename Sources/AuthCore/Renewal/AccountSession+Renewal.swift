@@ -428,6 +428,7 @@ extension AccountSession {
         case .renewed(let value, let at):
             set(value, obtainedAt: at)
             events.emit(.renewed(account))
+            noticeRenewalEnd(of: value, now: at)
             return .success(value)
         case .adopted(let value, let at):
             if renewal.counted { giveBackReservation() }

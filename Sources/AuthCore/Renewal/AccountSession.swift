@@ -186,6 +186,13 @@ public actor AccountSession<Strategy: AuthStrategy> {
         }
     }
 
+    /// Reports ``AuthEvent/refreshTokenExpiring(_:expiresAt:)`` for a credential just signed in
+    /// or renewed whose renewal ends within ``RenewalPolicy/refreshExpiryNotice`` of `now`.
+    func noticeRenewalEnd(of credential: Strategy.Value, now: Date) {
+        guard let end = credential.renewableUntil, end.timeIntervalSince(now) <= policy.refreshExpiryNotice.seconds else { return }
+        events.emit(.refreshTokenExpiring(account, expiresAt: end))
+    }
+
     /// Stores a new credential after a sign-in; clears a previous failure. A renewal in flight
     /// is discarded: it neither stores nor publishes its result.
     public func signIn(_ credential: Strategy.Value) async throws {
@@ -200,6 +207,7 @@ public actor AccountSession<Strategy: AuthStrategy> {
         failedCredential = nil
         renewalTimes.removeAll()
         events.emit(.signedIn(account))
+        noticeRenewalEnd(of: credential, now: serverNow)
     }
 
     /// Removes the stored credential and forgets it. A renewal in flight is discarded: it neither

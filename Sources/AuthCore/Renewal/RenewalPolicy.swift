@@ -46,6 +46,11 @@ public struct RenewalPolicy: Sendable, Equatable {
     /// the renewal over (default 5 s): the holder died, or lost the store for that long. A live
     /// holder rewrites its lease every ``leaseBeat``. See <doc:RenewingCredentials>.
     public var leaseTerm: Duration
+    /// How long before a credential's renewal ends (``Credential/renewableUntil``: a refresh
+    /// token's expiry) a sign-in or renewal that brings it reports
+    /// ``AuthEvent/refreshTokenExpiring(_:expiresAt:)`` (default 5 minutes), so that the app can
+    /// ask the user to sign in again before requests start to fail.
+    public var refreshExpiryNotice: Duration
 
     /// A fifth of ``leaseTerm``: how often a renewal rewrites its lease, and retries a write of
     /// its result that failed.
@@ -58,8 +63,10 @@ public struct RenewalPolicy: Sendable, Equatable {
     public init(
         leeway: Duration = .seconds(30), maxRenewals: Int = 5, window: Duration = .seconds(30),
         skewThreshold: Duration = .seconds(2), maximumLeewayFraction: Double = 0.25,
-        failureRecheckInterval: Duration = .seconds(1), leaseTerm: Duration = .seconds(5)
+        failureRecheckInterval: Duration = .seconds(1), leaseTerm: Duration = .seconds(5),
+        refreshExpiryNotice: Duration = .seconds(300)
     ) {
+        self.refreshExpiryNotice = refreshExpiryNotice
         self.leeway = leeway
         self.maxRenewals = maxRenewals
         self.window = window

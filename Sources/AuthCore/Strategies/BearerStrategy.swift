@@ -42,15 +42,26 @@ public struct BearerStrategy: AuthStrategy {
     /// rejected request signature, say), which a new token would not fix; or a 403 whose
     /// challenge says `error="invalid_token"`: RFC 6750 §3.1 asks for 401, but servers answer a
     /// revoked or expired token with 403 too; with ``treatsBareForbiddenAsRejected``, also a 403
-    /// without a challenge. A 403 for `insufficient_scope` is an ordinary refusal: a renewed
-    /// token has the same scope.
+    /// without a challenge; or a 403 whose challenge says `insufficient_scope`, which
+    /// ``nonRenewableFailure(_:for:)`` then turns into ``ErrorCode/stepUpRequired`` (a renewed
+    /// token has the same scope).
     public func isAuthenticationFailure(_ response: AuthResponse, for request: AuthRequest) -> Bool {
         if response.status == .forbidden {
             return response.hasInvalidTokenChallenge || (treatsBareForbiddenAsRejected && response.head.headerFields[.wwwAuthenticate] == nil)
+                || StepUpChallenge(response) != nil
         }
         guard response.status == .unauthorized else { return false }
         guard let challenge = response.head.headerFields[.wwwAuthenticate] else { return true }
         return challenge.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("bearer") }
+    }
+
+    /// ``ErrorCode/stepUpRequired``, with the ``StepUpChallenge`` underlying, for a `401`
+    /// `insufficient_user_authentication` (RFC 9470) or a `403` `insufficient_scope` (RFC 6750
+    /// §3.1): the token is valid but not enough, and a renewed one would be the same.
+    public func nonRenewableFailure(_ response: AuthResponse, for request: AuthRequest) -> AuthError? {
+        guard let challenge = StepUpChallenge(response) else { return nil }
+        let what = challenge.reason == .scope ? "more scope than the token has" : "a stronger or more recent sign-in than the token's"
+        return AuthError(code: .stepUpRequired, message: "the resource needs \(what) (\(challenge)); sign in again at that level", status: challenge.status, underlying: challenge)
     }
 
     /// Renews the token set with the refresher, which also gets sets without a refresh token: a

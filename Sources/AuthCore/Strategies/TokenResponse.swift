@@ -21,6 +21,10 @@ public struct TokenResponse: Sendable, Decodable {
     public var scope: String?
     /// `id_token`.
     public var idToken: Secret?
+    /// How long the refresh token lives, in seconds: `refresh_expires_in` (Keycloak and others)
+    /// or `refresh_token_expires_in` (Microsoft, GitHub); not part of RFC 6749. A value of 0 is
+    /// read as "not said" (Keycloak's offline tokens answer 0).
+    public var refreshExpiresIn: Double?
 
     /// The longest lifetime read from `expires_in`: ten years. A longer, infinite or NaN value is
     /// read as this; a negative one as zero.
@@ -29,6 +33,7 @@ public struct TokenResponse: Sendable, Decodable {
     enum CodingKeys: String, CodingKey {
         case accessToken = "access_token", tokenType = "token_type", expiresIn = "expires_in"
         case refreshToken = "refresh_token", scope, idToken = "id_token"
+        case refreshExpiresIn = "refresh_expires_in", refreshTokenExpiresIn = "refresh_token_expires_in"
     }
 
     /// Decodes the response; `expires_in` may be a number or a numeric string, and is kept within
@@ -37,18 +42,25 @@ public struct TokenResponse: Sendable, Decodable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         accessToken = try c.decode(Secret.self, forKey: .accessToken)
         tokenType = try c.decodeIfPresent(String.self, forKey: .tokenType)
-        let raw: Double?
-        if let seconds = try? c.decodeIfPresent(Double.self, forKey: .expiresIn) {
-            raw = seconds
-        } else {
-            raw = try c.decodeIfPresent(String.self, forKey: .expiresIn).flatMap(Double.init)
-        }
-        // "nan", "inf" or 1e400 from a server would make an expiry that is never due and that
-        // JSONEncoder refuses to store: a lifetime is finite and at most `maximumExpiresIn`.
-        expiresIn = raw.map { $0.isFinite ? min(max($0, 0), Self.maximumExpiresIn) : Self.maximumExpiresIn }
+        expiresIn = try Self.lifetime(c, .expiresIn)
+        let refreshLifetime = try Self.lifetime(c, .refreshExpiresIn) ?? Self.lifetime(c, .refreshTokenExpiresIn)
+        refreshExpiresIn = refreshLifetime == 0 ? nil : refreshLifetime
         refreshToken = try c.decodeIfPresent(Secret.self, forKey: .refreshToken)
         scope = try c.decodeIfPresent(String.self, forKey: .scope)
         idToken = try c.decodeIfPresent(Secret.self, forKey: .idToken)
+    }
+
+    /// A lifetime in seconds, a number or a numeric string, kept within `0...maximumExpiresIn`.
+    private static func lifetime(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> Double? {
+        let raw: Double?
+        if let seconds = try? c.decodeIfPresent(Double.self, forKey: key) {
+            raw = seconds
+        } else {
+            raw = try c.decodeIfPresent(String.self, forKey: key).flatMap(Double.init)
+        }
+        // "nan", "inf" or 1e400 from a server would make an expiry that is never due and that
+        // JSONEncoder refuses to store: a lifetime is finite and at most `maximumExpiresIn`.
+        return raw.map { $0.isFinite ? min(max($0, 0), Self.maximumExpiresIn) : Self.maximumExpiresIn }
     }
 
     /// Parses a token response body.
@@ -68,16 +80,21 @@ public struct TokenResponse: Sendable, Decodable {
         response.head.headerFields[.date].flatMap(HTTPDate.parse) ?? fallback
     }
 
-    /// The token set this response describes, keeping `previousRefreshToken` when the response
-    /// has no refresh token (RFC 6749 §6 allows the server to omit it).
-    public func tokenSet(issuedAt now: Date, previousRefreshToken: String? = nil) -> BearerTokenSet {
-        BearerTokenSet(
+    /// The token set this response describes, keeping `previousRefreshToken` (and its expiry,
+    /// `previousRefreshExpiresAt`) when the response has no refresh token (RFC 6749 §6 allows
+    /// the server to omit it).
+    public func tokenSet(issuedAt now: Date, previousRefreshToken: String? = nil, previousRefreshExpiresAt: Date? = nil) -> BearerTokenSet {
+        let refreshExpiresAt = refreshToken == nil && previousRefreshToken != nil
+            ? (refreshExpiresIn.map { now.addingTimeInterval($0) } ?? previousRefreshExpiresAt)
+            : refreshExpiresIn.map { now.addingTimeInterval($0) }
+        return BearerTokenSet(
             accessToken: accessToken.reveal,
             refreshToken: refreshToken?.reveal ?? previousRefreshToken,
             expiresAt: expiresIn.map { now.addingTimeInterval($0) },
             scope: scope,
             tokenType: tokenType ?? "Bearer",
-            idToken: idToken?.reveal
+            idToken: idToken?.reveal,
+            refreshExpiresAt: refreshExpiresAt
         )
     }
 }

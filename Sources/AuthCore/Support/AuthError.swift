@@ -120,4 +120,9 @@ extension ErrorCode where Domain == AuthError {
     /// check (`state`, issuer, a missing code). The `OAuth2Error` (AuthOAuth2), when the provider sent
     /// one, is the underlying error. Start a new authorization.
     public static var authorizationFailed: Self { Self("authorizationFailed") }
+    /// A resource needs a stronger or more recent sign-in (RFC 9470
+    /// `insufficient_user_authentication`) or more scope (RFC 6750 §3.1 `insufficient_scope`)
+    /// than the token has. The ``StepUpChallenge`` is the underlying error: sign in again at
+    /// that level (AuthOAuth2's `OAuth2Client.stepUp`); no renewal is attempted.
+    public static var stepUpRequired: Self { Self("stepUpRequired") }
 }

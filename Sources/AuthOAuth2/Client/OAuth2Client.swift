@@ -61,12 +61,17 @@ public struct OAuth2Client: TokenRefresher, CustomStringConvertible {
         OAuth2TokenEndpoint(url: try await provider.metadata().tokenEndpoint, clientID: clientID, authentication: authentication, transport: transport, clock: clock, binding: binding ?? dpop, limits: limits)
     }
 
-    /// Renews with the refresh_token grant (RFC 6749 §6), keeping the refresh token when the
-    /// server sends no new one.
+    /// Renews with the refresh_token grant (RFC 6749 §6), keeping the refresh token (and its
+    /// expiry) when the server sends no new one. A refresh token past its known expiry
+    /// (``/AuthCore/BearerTokenSet/refreshExpiresAt``) is not sent: the call could only fail.
+    /// - Throws: `AuthError` `.reauthenticationRequired` without a refresh token, or with one
+    ///   that expired (a ``/AuthCore/RefreshTokenExpired`` underlying); the token endpoint's errors.
     public func refresh(_ tokens: BearerTokenSet) async throws -> BearerTokenSet {
         guard let refreshToken = tokens.refreshToken else {
             throw AuthError.reauthenticationRequired(nil, reason: "there is no refresh token")
         }
-        return try await tokenEndpoint().requestTokens([("grant_type", "refresh_token"), ("refresh_token", refreshToken.reveal)], previousRefreshToken: refreshToken.reveal)
+        try RefreshTokenExpired.check(tokens, now: clock.now())
+        return try await tokenEndpoint().requestTokens(
+            [("grant_type", "refresh_token"), ("refresh_token", refreshToken.reveal)], previousRefreshToken: refreshToken.reveal, previousRefreshExpiresAt: tokens.refreshExpiresAt)
     }
 }

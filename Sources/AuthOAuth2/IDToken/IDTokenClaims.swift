@@ -25,10 +25,12 @@ public struct IDTokenClaims: JWTPayload, Equatable {
     public var email: String?
     /// `name`.
     public var name: String?
+    /// `acr`: the authentication context class the sign-in satisfied (OpenID Connect Core §2).
+    public var authenticationContextClass: String?
 
     enum CodingKeys: String, CodingKey {
         case issuer = "iss", subject = "sub", audience = "aud", expiresAt = "exp", issuedAt = "iat", nonce
-        case authorizedParty = "azp", authenticatedAt = "auth_time", email, name
+        case authorizedParty = "azp", authenticatedAt = "auth_time", email, name, authenticationContextClass = "acr"
     }
 
     /// Decodes the claims; `aud` may be a string or a list, times are seconds since 1970.
@@ -48,6 +50,7 @@ public struct IDTokenClaims: JWTPayload, Equatable {
         authenticatedAt = try c.decodeIfPresent(Double.self, forKey: .authenticatedAt).flatMap(Self.date)
         email = try c.decodeIfPresent(String.self, forKey: .email)
         name = try c.decodeIfPresent(String.self, forKey: .name)
+        authenticationContextClass = try c.decodeIfPresent(String.self, forKey: .authenticationContextClass)
     }
 
     /// Encodes the claims as a token carries them.
@@ -63,10 +66,16 @@ public struct IDTokenClaims: JWTPayload, Equatable {
         try c.encodeIfPresent(authenticatedAt?.timeIntervalSince1970, forKey: .authenticatedAt)
         try c.encodeIfPresent(email, forKey: .email)
         try c.encodeIfPresent(name, forKey: .name)
+        try c.encodeIfPresent(authenticationContextClass, forKey: .authenticationContextClass)
     }
 
     /// Claims for a token to sign (tests, a test server).
-    public init(issuer: String, subject: String, audience: [String], expiresAt: Date, issuedAt: Date, nonce: String? = nil, authorizedParty: String? = nil) {
+    public init(
+        issuer: String, subject: String, audience: [String], expiresAt: Date, issuedAt: Date, nonce: String? = nil, authorizedParty: String? = nil,
+        authenticatedAt: Date? = nil, authenticationContextClass: String? = nil
+    ) {
+        self.authenticatedAt = authenticatedAt
+        self.authenticationContextClass = authenticationContextClass
         self.issuer = issuer
         self.subject = subject
         self.audience = audience

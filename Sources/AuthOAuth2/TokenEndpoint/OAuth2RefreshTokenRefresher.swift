@@ -24,6 +24,7 @@ public struct OAuth2RefreshTokenRefresher: TokenRefresher {
     /// Scopes to ask for, if narrower than the original grant.
     public let scope: String?
     private let endpoint: OAuth2TokenEndpoint
+    private let clock: any AuthClock
 
     /// Creates a refresher.
     /// - Parameters:
@@ -37,15 +38,20 @@ public struct OAuth2RefreshTokenRefresher: TokenRefresher {
     public init(tokenEndpoint: URL, clientID: String, authentication: ClientAuthentication = .none, scope: String? = nil, transport: any Transport, clock: any AuthClock = SystemClock()) {
         self.endpoint = OAuth2TokenEndpoint(url: tokenEndpoint, clientID: clientID, authentication: authentication, transport: transport, clock: clock)
         self.scope = scope
+        self.clock = clock
     }
 
-    /// Calls the token endpoint.
+    /// Calls the token endpoint, unless the refresh token has expired by what the server said
+    /// of its lifetime (``BearerTokenSet/refreshExpiresAt``): that call could not succeed.
+    /// - Throws: `AuthError` `.reauthenticationRequired` with no refresh token, or one that
+    ///   expired (a ``RefreshTokenExpired`` underlying); the endpoint's errors.
     public func refresh(_ tokens: BearerTokenSet) async throws -> BearerTokenSet {
         guard let refreshToken = tokens.refreshToken else {
             throw AuthError.reauthenticationRequired(nil, reason: "there is no refresh token")
         }
+        try RefreshTokenExpired.check(tokens, now: clock.now())
         var form = [("grant_type", "refresh_token"), ("refresh_token", refreshToken.reveal)]
         if let scope { form.append(("scope", scope)) }
-        return try await endpoint.requestTokens(form, previousRefreshToken: refreshToken.reveal)
+        return try await endpoint.requestTokens(form, previousRefreshToken: refreshToken.reveal, previousRefreshExpiresAt: tokens.refreshExpiresAt)
     }
 }

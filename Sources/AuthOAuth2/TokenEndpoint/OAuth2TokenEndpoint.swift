@@ -125,14 +125,15 @@ public struct OAuth2TokenEndpoint: Sendable {
     /// - Parameters:
     ///   - parameters: The grant's form parameters (`grant_type` and the rest).
     ///   - previousRefreshToken: Kept when the response has no refresh token (RFC 6749 §6).
+    ///   - previousRefreshExpiresAt: The kept refresh token's expiry.
     /// - Returns: The tokens, their expiry computed from the response's `Date` field.
-    public func requestTokens(_ parameters: [(String, String)], previousRefreshToken: String? = nil) async throws -> BearerTokenSet {
+    public func requestTokens(_ parameters: [(String, String)], previousRefreshToken: String? = nil, previousRefreshExpiresAt: Date? = nil) async throws -> BearerTokenSet {
         // Without a `Date` field, the tokens count as issued when the request was sent: a slow
         // response then shortens their lifetime here rather than lengthening it.
         let sent = clock.now()
         let response = try await post(parameters, to: url)
         guard (200..<300).contains(response.status.code) else { throw Self.error(from: response) }
-        let tokens = try TokenResponse.parse(response.body).tokenSet(issuedAt: TokenResponse.issuedAt(response, fallback: sent), previousRefreshToken: previousRefreshToken)
+        let tokens = try TokenResponse.parse(response.body).tokenSet(issuedAt: TokenResponse.issuedAt(response, fallback: sent), previousRefreshToken: previousRefreshToken, previousRefreshExpiresAt: previousRefreshExpiresAt)
         try Self.checkTokenType(tokens.tokenType, expected: binding?.boundTokenType)
         return tokens
     }
