@@ -331,8 +331,8 @@ import Testing
             secretScope: CredentialScope(allowedHosts: AllowedHosts(["api.example.com"])))
     }
 
-    /// Sources/AuthCore/Renewal/AccountSession.swift:459
-    static func AuthCore_Renewal_AccountSession_459() async throws {
+    /// Sources/AuthCore/Renewal/AccountSession.swift:467
+    static func AuthCore_Renewal_AccountSession_467() async throws {
         for await state in client.session.states() {
             if case .reauthenticationRequired = state { showSignIn(client.account) }
         }
@@ -367,6 +367,15 @@ import Testing
     /// Sources/AuthCore/Strategies/GuestStrategy.swift:7
     static func AuthCore_Strategies_GuestStrategy_7() async throws {
         let strategy = GuestStrategy(allowedHosts: hosts, endpoint: baseURL.appending(path: "auth/guest"), transport: transport)
+    }
+
+    /// Sources/AuthCore/Strategies/RefreshTokenExpired.swift:7
+    static func AuthCore_Strategies_RefreshTokenExpired_7() async throws {
+        do {
+            _ = try await aliceClient.send(.get, baseURL)
+        } catch let error as AuthError {
+            if let expired = error.underlying as? RefreshTokenExpired { print("signed in until \(expired.expiredAt)") }
+        }
     }
 
     /// Sources/AuthCore/Support/ErrorCode.swift:11
@@ -592,8 +601,8 @@ import Testing
         let profile = try await vault.load(Profile.self, for: account)   // a v1 record comes back as v3
     }
 
-    /// Sources/AuthOAuth2/AuthorizationCode/OAuth2Client+AuthorizationCode.swift:8
-    static func AuthOAuth2_AuthorizationCode_OAuth2Client_AuthorizationCode_8() async throws {
+    /// Sources/AuthOAuth2/AuthorizationCode/OAuth2Client+AuthorizationCode.swift:17
+    static func AuthOAuth2_AuthorizationCode_OAuth2Client_AuthorizationCode_17() async throws {
         let pending = try await app.startAuthorization(redirectURI: URL(string: "http://127.0.0.1:8765/callback")!, scopes: ["openid", "profile"])
         print("Open \(pending.url)")
         let tokens = try await app.completeAuthorization(pending, redirect: callbackURL)
@@ -659,6 +668,12 @@ import Testing
         guard info.active, info.scope?.split(separator: " ").contains("read") == true else { return }
     }
 
+    /// Sources/AuthOAuth2/Logout/OAuth2Client+Logout.swift:8
+    static func AuthOAuth2_Logout_OAuth2Client_Logout_8() async throws {
+        let pending = try await app.startLogout(idToken: tokens.idToken, postLogoutRedirectURI: callbackURL)
+        print("Open \(pending.url) to sign out")
+    }
+
     /// Sources/AuthOAuth2/Loopback/LoopbackRedirectListener.swift:27
     static func AuthOAuth2_Loopback_LoopbackRedirectListener_27() async throws {
         let listener = try await LoopbackRedirectListener.bind()
@@ -699,6 +714,18 @@ import Testing
     /// Sources/AuthOAuth2/Revocation/OAuth2Client+Revocation.swift:28
     static func AuthOAuth2_Revocation_OAuth2Client_Revocation_28() async throws {
         try await app.signOut(aliceClient)
+    }
+
+    /// Sources/AuthOAuth2/StepUp/OAuth2Client+StepUp.swift:15
+    static func AuthOAuth2_StepUp_OAuth2Client_StepUp_15() async throws {
+        let reports = baseURL.appending(path: "reports")
+        do {
+            _ = try await aliceClient.send(.get, reports)
+        } catch let error as AuthError where error.code == .stepUpRequired {
+            guard let challenge = error.underlying as? StepUpChallenge else { throw error }
+            try await app.stepUp(aliceClient, for: challenge, scopes: ["openid", "reports"]) { print("Open \($0)") }
+            _ = try await aliceClient.send(.get, reports)  // with the new token
+        }
     }
 
     /// Sources/AuthOAuth2/TokenEndpoint/OAuth2TokenEndpoint.swift:85

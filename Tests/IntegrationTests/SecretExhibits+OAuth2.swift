@@ -27,6 +27,9 @@ extension SecretExhibit {
             SecretExhibit(pkce, [m]),
             SecretExhibit(pending, [m]),
             SecretExhibit(OAuth2TokenEndpoint(url: metadata.tokenEndpoint, clientID: "svc", authentication: .clientSecretBasic(secret: Secret("\(m)-basic")), transport: transport), [m]),
+            // A logout's URL carries the ID token as id_token_hint.
+            SecretExhibit(PendingLogout(url: URL(string: "https://auth.example.com/logout?id_token_hint=\(m)-id-token&state=s")!, state: "s", postLogoutRedirectURI: URL(string: "http://127.0.0.1:5556/logged-out")!, issuer: metadata.issuer), [m]),
+            SecretExhibit(BearerTokenSet(accessToken: "\(m)-access", refreshToken: "\(m)-refresh", refreshExpiresAt: Date(timeIntervalSince1970: 0)), [m]),
         ]
     }
 }

@@ -1,0 +1,109 @@
+import AuthCore
+import AuthTesting
+import Foundation
+import HTTPTypes
+import Testing
+
+/// Reading a resource's step-up requirement (RFC 9470, RFC 6750 §3.1) from its answer, and the
+/// bearer strategy's verdict on it: no renewal, a typed error.
+@Suite struct StepUpChallengeTests {
+    static func answer(_ status: Int, _ challenges: [String], body: String = "") -> AuthResponse {
+        var fields = HTTPFields()
+        for challenge in challenges { fields.append(HTTPField(name: .wwwAuthenticate, value: challenge)) }
+        return AuthResponse(status: .init(code: status), headerFields: fields, body: Data(body.utf8))
+    }
+
+    @Test func readsAcrValuesAndMaxAge() {
+        let response = Self.answer(401, [#"Bearer realm="api", error="insufficient_user_authentication", error_description="A different authentication level is required", acr_values="urn:mfa urn:phr", max_age=5"#])
+        #expect(StepUpChallenge(response) == StepUpChallenge(reason: .userAuthentication, acrValues: ["urn:mfa", "urn:phr"], maxAge: 5, status: 401))
+    }
+
+    @Test func readsTheScopeOfA403() {
+        let response = Self.answer(403, [#"Bearer error="insufficient_scope", scope="write admin""#])
+        #expect(StepUpChallenge(response) == StepUpChallenge(reason: .scope, scope: ["write", "admin"], status: 403))
+    }
+
+    @Test func findsTheBearerChallengeAmongOthers() {
+        let combined = Self.answer(401, [#"DPoP algs="ES256", Bearer error="insufficient_user_authentication", max_age="30""#])
+        #expect(StepUpChallenge(combined)?.maxAge == 30)
+        let separate = Self.answer(401, [#"Basic realm="x""#, #"Bearer error="insufficient_user_authentication", acr_values="a\"b""#])
+        #expect(StepUpChallenge(separate)?.acrValues == [#"a"b"#])
+    }
+
+    @Test func otherAnswersAreNoStepUp() {
+        #expect(StepUpChallenge(Self.answer(401, [#"Bearer error="invalid_token""#])) == nil)
+        #expect(StepUpChallenge(Self.answer(401, [#"Bearer error="insufficient_scope""#])) == nil)  // scope is a 403
+        #expect(StepUpChallenge(Self.answer(403, [#"Bearer error="insufficient_user_authentication""#])) == nil)  // that is a 401
+        #expect(StepUpChallenge(Self.answer(403, [#"Basic error="insufficient_scope""#])) == nil)
+        #expect(StepUpChallenge(Self.answer(401, [#"Bearer error="insufficient_user_authentication"#])) == nil)  // unclosed quote
+        #expect(StepUpChallenge(Self.answer(403, [], body: #"{"error": "forbidden"}"#)) == nil)
+        #expect(StepUpChallenge(Self.answer(500, [#"Bearer error="insufficient_user_authentication""#])) == nil)
+    }
+
+    /// Authlib answers so: a 403 with the error in its JSON body and no challenge field.
+    @Test func aBareForbiddenWithAnInsufficientScopeBodyCounts() {
+        #expect(StepUpChallenge(Self.answer(403, [], body: #"{"error": "insufficient_scope", "error_description": "x"}"#)) == StepUpChallenge(reason: .scope, status: 403))
+    }
+
+    @Test func theBearerStrategyFailsWithoutRenewing() throws {
+        let strategy = BearerStrategy(allowedHosts: AllowedHosts(["api.example.com"])) { _ in throw AuthError.invalidRequest("no renewal expected") }
+        let request = try AuthRequest(method: .get, url: URL(string: "https://api.example.com/reports")!)
+        let stepUp = Self.answer(401, [#"Bearer error="insufficient_user_authentication", acr_values="urn:mfa""#])
+        #expect(strategy.isAuthenticationFailure(stepUp, for: request))
+        let error = try #require(strategy.nonRenewableFailure(stepUp, for: request))
+        #expect(error.code == .stepUpRequired)
+        #expect((error.underlying as? StepUpChallenge)?.acrValues == ["urn:mfa"])
+        let scope = Self.answer(403, [#"Bearer error="insufficient_scope", scope="write""#])
+        #expect(strategy.isAuthenticationFailure(scope, for: request))
+        #expect(strategy.nonRenewableFailure(scope, for: request)?.code == .stepUpRequired)
+        // An expired token is still renewed.
+        let expired = Self.answer(401, [#"Bearer error="invalid_token""#])
+        #expect(strategy.isAuthenticationFailure(expired, for: request))
+        #expect(strategy.nonRenewableFailure(expired, for: request) == nil)
+    }
+}
+
+/// The refresh token's own lifetime in a token response, under both names providers use.
+@Suite struct RefreshTokenLifetimeTests {
+    @Test(arguments: ["refresh_expires_in", "refresh_token_expires_in"])
+    func readsEitherName(name: String) throws {
+        let issued = Date(timeIntervalSince1970: 1_800_000_000)
+        let response = try TokenResponse.parse(Data(#"{"access_token":"a","refresh_token":"r","expires_in":300,"\#(name)":"1800"}"#.utf8))
+        let tokens = response.tokenSet(issuedAt: issued)
+        #expect(tokens.refreshExpiresAt == issued.addingTimeInterval(1800))
+        #expect(tokens.renewableUntil == issued.addingTimeInterval(1800))
+        // Stored and read back.
+        let stored = try JSONDecoder().decode(BearerTokenSet.self, from: try JSONEncoder().encode(tokens))
+        #expect(stored == tokens)
+    }
+
+    @Test func zeroMeansNotSaidAndAKeptRefreshTokenKeepsItsExpiry() throws {
+        let issued = Date(timeIntervalSince1970: 1_800_000_000)
+        let offline = try TokenResponse.parse(Data(#"{"access_token":"a","refresh_token":"r","refresh_expires_in":0}"#.utf8))
+        #expect(offline.tokenSet(issuedAt: issued).refreshExpiresAt == nil)
+        let kept = try TokenResponse.parse(Data(#"{"access_token":"a2","expires_in":300}"#.utf8))
+        let previous = issued.addingTimeInterval(100)
+        #expect(kept.tokenSet(issuedAt: issued, previousRefreshToken: "r", previousRefreshExpiresAt: previous).refreshExpiresAt == previous)
+        // A record written before the field existed reads it as unknown.
+        let old = try JSONDecoder().decode(BearerTokenSet.self, from: Data(#"{"accessToken":"a","tokenType":"Bearer"}"#.utf8))
+        #expect(old.refreshExpiresAt == nil)
+    }
+
+    @Test func anExpiredRefreshTokenIsNotSentByTheRefresher() async throws {
+        let transport = ClosureTransport { _ in Issue.record("the token endpoint was called"); return AuthResponse(status: .ok) }
+        let clock = ManualClock(start: Date(timeIntervalSince1970: 1_800_000_000))
+        let refresher = OAuth2RefreshTokenRefresher(tokenEndpoint: URL(string: "https://auth.example.com/token")!, clientID: "cli", transport: transport, clock: clock)
+        let tokens = BearerTokenSet(accessToken: "a", refreshToken: "r-secret", refreshExpiresAt: Date(timeIntervalSince1970: 1_799_999_999))
+        await #expect { _ = try await refresher.refresh(tokens) } throws: { error in
+            guard let error = error as? AuthError else { return false }
+            return error.code == .reauthenticationRequired && error.underlying is RefreshTokenExpired && !error.description.contains("r-secret")
+        }
+    }
+}
+
+extension StepUpChallengeTests {
+    @Test func aToken68ChallengeBeforeBearerIsSkipped() {
+        let response = Self.answer(401, [#"Negotiate YII==, Bearer error="insufficient_user_authentication", acr_values="urn:mfa""#])
+        #expect(StepUpChallenge(response)?.acrValues == ["urn:mfa"])
+    }
+}
