@@ -46,7 +46,7 @@ struct InteropIdpyoidcTests {
     }
 
     /// An account of the peer's user, signed in with `tokens`, on a container whose events `recorder` follows.
-    static func account(_ peer: InteropPeer, app: OAuth2Client, transport: any Transport, tokens: BearerTokenSet) async throws -> (AccountClient<BearerStrategy>, EventRecorder) {
+    static func account(_ peer: InteropPeer, app: OAuth2Client, transport: HTTPClientTransport, tokens: BearerTokenSet) async throws -> (AccountClient<BearerStrategy>, EventRecorder) {
         let container = AuthContainer()
         container.useHTTPClient(transport)
         let recorder = EventRecorder(container[AuthEventsKey.self])
@@ -208,7 +208,11 @@ struct InteropIdpyoidcTests {
                 #expect(events.contains(.stepUpRequired(alice.account, required)))
                 #expect(try await peer.counters(transport)["token"] == 1)  // no renewal was tried
 
-                try await app.stepUp(alice, for: required, scopes: ["openid"], timeout: .seconds(60)) { try await browser.follow($0) }
+                // A browser without the first sign-in's session: idpyoidc 5.0.0 answers acr_values
+                // with the session it has (password) rather than authenticating again, which
+                // checkStepUp then refuses, as aLowerAcrDoesNotSatisfyAStepUp shows.
+                let freshBrowser = InteropBrowser(transport: transport)
+                try await app.stepUp(alice, for: required, scopes: ["openid"], timeout: .seconds(60)) { try await freshBrowser.follow($0) }
                 let answer = try await alice.send(.get, peer.url("api/acr"))
                 #expect(answer.status.code == 200)
                 #expect(String(decoding: answer.body, as: UTF8.self).contains(Self.mfa))

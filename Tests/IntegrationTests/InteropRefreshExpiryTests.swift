@@ -67,11 +67,12 @@ struct InteropRefreshExpiryTests {
                 let tokens = try await Self.signIn(peer, OAuth2Client(provider: provider, clientID: "app", transport: transport), transport: transport)
                 let later = ManualClock(start: Date().addingTimeInterval(7200))
                 let app = OAuth2Client(provider: provider, clientID: "app", transport: transport, clock: later)
+                let refreshSecret = try #require(tokens.refreshToken).reveal
 
                 await #expect { _ = try await app.refresh(tokens) } throws: { error in
                     guard let error = error as? AuthError, let expired = error.underlying as? RefreshTokenExpired else { return false }
                     return error.code == .reauthenticationRequired && expired.expiredAt == tokens.refreshExpiresAt
-                        && !error.description.contains(try! #require(tokens.refreshToken).reveal)
+                        && !error.description.contains(refreshSecret)
                 }
 
                 let container = AuthContainer()
