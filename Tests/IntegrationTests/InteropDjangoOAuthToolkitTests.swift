@@ -37,7 +37,7 @@ struct InteropDjangoOAuthToolkitTests {
     /// Issue 51: DOT's own `ProtectedResourceView` answers a revoked token with a bare 403. By
     /// default that is returned as it is (a bare 403 usually means "not allowed"); with
     /// `treatsBareForbiddenAsRejected` the token is renewed once and the request succeeds. A 403
-    /// with `insufficient_scope` is never renewed.
+    /// with `insufficient_scope` is never renewed: it fails as a step-up (issue 55).
     @Test func aBareForbiddenIsARejectedTokenOnlyWhenTheStrategySaysSo() async throws {
         try await InteropPeer.run("django_oauth_toolkit_server.py", accessSeconds: 300) { peer in
             try await HTTPClientTransport.withTransport { transport in
@@ -51,7 +51,10 @@ struct InteropDjangoOAuthToolkitTests {
                 #expect(try await bob.json(PeerProfile.self, .get, peer.url("api/me")).username == "bob")
                 #expect(try await peer.counters(transport)["refresh_grants"] == 1)
 
-                #expect(try await bob.send(.get, peer.url("api/admin-rfc9728")).status == .forbidden)  // insufficient_scope
+                // insufficient_scope: a step-up (issue 55), not a renewal.
+                await #expect { _ = try await bob.send(.get, peer.url("api/admin-rfc9728")) } throws: { error in
+                    (error as? AuthError)?.code == .stepUpRequired && ((error as? AuthError)?.underlying as? StepUpChallenge)?.reason == .scope
+                }
                 #expect(try await peer.counters(transport)["refresh_grants"] == 1)
             }
         }
