@@ -103,7 +103,7 @@ func showQRCode(_ text: String) {}
 func showSignIn(_ account: AccountKey) {}
 func tellToWait(_ until: Date) {}
 func promptUser(_ text: String) async throws -> String { given() }
-func fetchStatus(_ url: URL) async throws {}
+func fetchStatus(_ url: URL) async throws -> Int { 200 }
 func temporaryURL() -> URL { FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString) }
 func addScopes(_ payload: Data) throws -> Data { payload }
 func renameToken(_ payload: Data) throws -> Data { payload }

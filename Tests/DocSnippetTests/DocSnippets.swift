@@ -35,6 +35,8 @@ import Testing
         let cache = ResponseCache(configuration: .init(maxBytes: 8 << 20))
         cache.observe(container[AuthEventsKey.self])
         let middleware = CacheMiddleware(cache: cache, account: alice)
+        _ = cache
+        _ = middleware
     }
 
     /// Sources/AuthCache/Cache/ResponseCacheConfiguration.swift:3
@@ -43,6 +45,7 @@ import Testing
         configuration.maxBytes = 8 << 20            // 8 MiB for every account together
         configuration.defaultLifetime = .seconds(30) // for responses without freshness information
         configuration.staleIfError = .seconds(300)   // serve a stale copy while the origin is down
+        _ = configuration
     }
 
     /// Sources/AuthCache/Container/AuthContainer+Cache.swift:5
@@ -55,6 +58,8 @@ import Testing
         let container = AuthContainer()
         container.useResponseCache(.init(maxBytes: 8 << 20, defaultLifetime: .seconds(30)))
         let alice = container.makeClient(for: aliceKey, strategy: bearer)
+        _ = container
+        _ = alice
     }
 
     /// Sources/AuthCache/Container/AuthContainer+Cache.swift:59
@@ -62,6 +67,7 @@ import Testing
         try await container.useSQLiteStore(at: path)
         let cache = container.useCredentialCache()
         try await cache.preload(namespace: "api")
+        _ = cache
     }
 
     /// Sources/AuthCache/Credentials/CachingCredentialStore.swift:25
@@ -69,6 +75,7 @@ import Testing
         let store = CachingCredentialStore(try await SQLiteCredentialStore.open(at: path), lifetime: .seconds(2))
         try await store.preload(account: AccountKey(namespace: "api", account: "alice"))
         container.override(CredentialStoreKey.self, with: store)
+        _ = store
     }
 
     /// Sources/AuthCache/Events/ResponseCache+Events.swift:14
@@ -82,18 +89,23 @@ import Testing
     static func AuthCache_Middleware_CacheMiddleware_30() async throws {
         let cache = ResponseCache()
         let client = AuthClient(transport: transport, middlewares: [CacheMiddleware(cache: cache, account: alice)])
+        _ = cache
+        _ = client
     }
 
     /// Sources/AuthCache/Rules/CacheControl.swift:12
     static func AuthCache_Rules_CacheControl_12() async throws {
         let directives = CacheControl(response.head.headerFields)
         let mayStore = !directives.noStore
+        _ = directives
+        _ = mayStore
     }
 
     /// Sources/AuthCookie/Container/AuthContainer+Cookies.swift:60
     static func AuthCookie_Container_AuthContainer_Cookies_60() async throws {
         container.useCookies()
         let jar = try await container.restoreCookieJar(for: alice)   // what a previous run saved
+        _ = jar
     }
 
     /// Sources/AuthCookie/Jar/CookieJar.swift:11
@@ -101,7 +113,10 @@ import Testing
         let jar = CookieJar()
         let url = URL(string: "https://api.example.com/login")!
         jar.setCookies(fromHeaderValues: ["sid=abc; Path=/; Secure; HttpOnly"], for: url)
-        jar.cookieHeader(for: URL(string: "https://api.example.com/me")!)  // "sid=abc"
+        let header = jar.cookieHeader(for: URL(string: "https://api.example.com/me")!)  // "sid=abc"
+        _ = jar
+        _ = url
+        _ = header
     }
 
     /// Sources/AuthCookie/Jar/CookieJarConfiguration.swift:3
@@ -110,22 +125,32 @@ import Testing
         configuration.maxTotalCookies = 10_000
         configuration.persistSessionCookies = true
         let jar = CookieJar(configuration: configuration)
+        _ = configuration
+        _ = jar
     }
 
     /// Sources/AuthCookie/Jar/CookieJarSnapshot.swift:7
     static func AuthCookie_Jar_CookieJarSnapshot_7() async throws {
         let data = try JSONEncoder().encode(jar.snapshot())
         let restored = CookieJar(snapshot: try JSONDecoder().decode(CookieJarSnapshot.self, from: data))
+        _ = data
+        _ = restored
     }
 
     /// Sources/AuthCookie/Matching/PublicSuffixList.swift:28
     static func AuthCookie_Matching_PublicSuffixList_28() async throws {
         let suffixes = PublicSuffixList.builtIn
-        suffixes.isPublicSuffix("co.uk")                      // true
-        suffixes.isPublicSuffix("github.io")                  // true (private section)
-        suffixes.registrableDomain(for: "www.example.co.uk")  // "example.co.uk"
-        suffixes.publicSuffix(of: "a.b.test.ck")               // "test.ck" (rule *.ck)
-        suffixes.registrableDomain(for: "www.ck")             // "www.ck" (rule !www.ck)
+        let isSuffix = suffixes.isPublicSuffix("co.uk")                   // true
+        let isPrivateSuffix = suffixes.isPublicSuffix("github.io")        // true (private section)
+        let domain = suffixes.registrableDomain(for: "www.example.co.uk")  // "example.co.uk"
+        let wildcard = suffixes.publicSuffix(of: "a.b.test.ck")           // "test.ck" (rule *.ck)
+        let exception = suffixes.registrableDomain(for: "www.ck")         // "www.ck" (rule !www.ck)
+        _ = suffixes
+        _ = isSuffix
+        _ = isPrivateSuffix
+        _ = domain
+        _ = wildcard
+        _ = exception
     }
 
     /// Sources/AuthCookie/Middleware/CookieMiddleware.swift:28
@@ -133,6 +158,9 @@ import Testing
         let jar = CookieJar()
         let cookies = CookieMiddleware(jar: jar, store: CookieJarStore(store: store, account: alice))
         let response = try await cookies.intercept(request, next: transport.send)
+        _ = jar
+        _ = cookies
+        _ = response
     }
 
     /// Sources/AuthCookie/Model/Cookie.swift:8
@@ -144,17 +172,24 @@ import Testing
 
     /// Sources/AuthCookie/Parsing/CookieDate.swift:11
     static func AuthCookie_Parsing_CookieDate_11() async throws {
-        CookieDate.parse("Wed, 09 Dec 2009 16:27:23 GMT")  // 2009-12-09T16:27:23Z
-        CookieDate.parse("Mon, 10-Dec-07 20:35:03 GMT")    // 2007-12-10T20:35:03Z
-        CookieDate.parse("yesterday")                      // nil
+        let date = CookieDate.parse("Wed, 09 Dec 2009 16:27:23 GMT")         // 2009-12-09T16:27:23Z
+        let twoDigitYear = CookieDate.parse("Mon, 10-Dec-07 20:35:03 GMT")   // 2007-12-10T20:35:03Z
+        let notADate = CookieDate.parse("yesterday")                         // nil
+        _ = date
+        _ = twoDigitYear
+        _ = notADate
     }
 
     /// Sources/AuthCookie/Parsing/SetCookie.swift:10
     static func AuthCookie_Parsing_SetCookie_10() async throws {
         let parsed = SetCookie(parsing: "sid=abc; Path=/; Secure; HttpOnly; Max-Age=3600")
-        parsed?.name        // "sid"
-        parsed?.maxAge      // 3600
-        parsed?.isSecure    // true
+        let name = parsed?.name          // "sid"
+        let maxAge = parsed?.maxAge      // 3600
+        let isSecure = parsed?.isSecure  // true
+        _ = parsed
+        _ = name
+        _ = maxAge
+        _ = isSecure
     }
 
     /// Sources/AuthCookie/Persistence/CookieJarStore.swift:11
@@ -163,6 +198,8 @@ import Testing
         let jar = try await store.loadJar()   // empty when nothing was saved
         jar.setCookies(fromHeaderValues: ["sid=abc; Max-Age=3600"], for: url)
         try await store.save(jar)
+        _ = store
+        _ = jar
     }
 
     /// Sources/AuthCookie/Session/CookieSessionStrategy+Refresh.swift:11
@@ -170,6 +207,7 @@ import Testing
         let refresh = CookieSessionStrategy.Refresh(
             url: URL(string: "https://app.example.com/refresh")!,
             csrf: .init(cookieName: "csrf_refresh_token", headerName: HTTPField.Name("X-CSRF-TOKEN")!))
+        _ = refresh
     }
 
     /// Sources/AuthCookie/Session/CookieSessionStrategy+SessionEnd.swift:16
@@ -177,6 +215,7 @@ import Testing
         let sessionEnd = CookieSessionStrategy.SessionEnd.standard.adding { response in
             response.status.code == 419  // Laravel's "page expired"
         }
+        _ = sessionEnd
     }
 
     /// Sources/AuthCookie/Session/CookieSessionStrategy+SignIn.swift:14
@@ -185,6 +224,10 @@ import Testing
         let flask = CookieSessionStrategy.Login.flaskWTF(url: URL(string: "https://app.example.com/login")!)
         let rails = CookieSessionStrategy.Login.railsForm(url: URL(string: "https://app.example.com/session")!, usernameField: "session[email]", passwordField: "session[password]")
         let fastAPI = CookieSessionStrategy.Login.fastAPIUsers(url: URL(string: "https://api.example.com/auth/cookie/login")!)
+        _ = django
+        _ = flask
+        _ = rails
+        _ = fastAPI
     }
 
     /// Sources/AuthCookie/Session/CookieSessionStrategy.swift:22
@@ -196,6 +239,8 @@ import Testing
             csrf: .init())
         let client = container.makeClient(for: alice, strategy: strategy)
         try await client.signIn(try await strategy.signIn(username: "alice", password: password))
+        _ = strategy
+        _ = client
     }
 
     /// Sources/AuthCore/Client/AccountClient.swift:34
@@ -211,6 +256,8 @@ import Testing
     static func AuthCore_Client_AuthClient_6() async throws {
         let client = AuthClient(transport: transport, middlewares: [RetryMiddleware(), LoggingMiddleware(logger: logger)])
         let me = try await client.json(Profile.self, .get, URL(string: "https://api.example.com/me")!)
+        _ = client
+        _ = me
     }
 
     /// Sources/AuthCore/Container/AuthContainer+Cipher.swift:8
@@ -241,17 +288,21 @@ import Testing
         let container = AuthContainer()
         container.override(CredentialStoreKey.self, with: myStore)
         let alice = container.makeClient(for: AccountKey(namespace: "api", account: "alice"), strategy: bearer)
+        _ = container
+        _ = alice
     }
 
     /// Sources/AuthCore/Credentials/BearerTokenSet.swift:6
     static func AuthCore_Credentials_BearerTokenSet_6() async throws {
         let tokens = BearerTokenSet(accessToken: "eyJ…", refreshToken: "r1", expiresAt: now + 3600)
+        _ = tokens
     }
 
     /// Sources/AuthCore/Credentials/JWT.swift:17
     static func AuthCore_Credentials_JWT_17() async throws {
         let claims = try JWT.decode(accessToken)
         if let exp = claims.expiresAt { print("expires at \(exp)") }
+        _ = claims
     }
 
     /// Sources/AuthCore/Events/AuthEvents.swift:9
@@ -266,6 +317,8 @@ import Testing
         var limits = AnswerLimits()
         limits.deadline = .seconds(60)  // a token endpoint behind a slow gateway
         let endpoint = OAuth2TokenEndpoint(url: tokenURL, clientID: "cli", transport: transport, limits: limits)  // AuthOAuth2
+        _ = limits
+        _ = endpoint
     }
 
     /// Sources/AuthCore/HTTP/AuthRequest+Secrets.swift:10
@@ -273,18 +326,21 @@ import Testing
         var signed = request
         try await signer.sign(&signed, at: Date())
         signed.markSecretsAdded(since: request)
+        _ = signed
     }
 
     /// Sources/AuthCore/HTTP/AuthRequest.swift:10
     static func AuthCore_HTTP_AuthRequest_10() async throws {
         var request = try AuthRequest(method: .get, url: URL(string: "https://api.example.com/me")!)
         request.head.headerFields[.accept] = "application/json"
+        _ = request
     }
 
     /// Sources/AuthCore/HTTP/FormURLEncoding.swift:6
     static func AuthCore_HTTP_FormURLEncoding_6() async throws {
         let body = FormURLEncoding.body([("grant_type", "client_credentials"), ("scope", "read write")])
         // grant_type=client_credentials&scope=read+write
+        _ = body
     }
 
     /// Sources/AuthCore/HTTP/Middleware.swift:14
@@ -329,6 +385,7 @@ import Testing
             [.userAgent: "MyApp/1", HTTPField.Name("X-Service-Token")!: token],
             secretFields: SecretFieldNames(headers: ["X-Service-Token"]),
             secretScope: CredentialScope(allowedHosts: AllowedHosts(["api.example.com"])))
+        _ = headers
     }
 
     /// Sources/AuthCore/Renewal/AccountSession.swift:467
@@ -342,18 +399,24 @@ import Testing
     static func AuthCore_Renewal_SessionRegistry_7() async throws {
         let sessions = SessionRegistry(vault: vault)
         let session = sessions.session(for: alice, strategy: bearer)
+        _ = sessions
+        _ = session
     }
 
     /// Sources/AuthCore/Storage/StoreDirectoryPolicy.swift:28
     static func AuthCore_Storage_StoreDirectoryPolicy_28() async throws {
         let directory = try StoreDirectoryPolicy.prepareDirectory(atPath: "/home/me/.config/app")
         let exists = try StoreDirectoryPolicy.checkEntry(atPath: directory + "/credentials.db")
+        _ = directory
+        _ = exists
     }
 
     /// Sources/AuthCore/Strategies/AllowedHosts.swift:18
     static func AuthCore_Strategies_AllowedHosts_18() async throws {
         let hosts = AllowedHosts(["api.example.com", "*.example.com"])
         let local = AllowedHosts(origin: URL(string: "http://127.0.0.1:8080")!)
+        _ = hosts
+        _ = local
     }
 
     /// Sources/AuthCore/Strategies/BearerStrategy.swift:6
@@ -362,11 +425,13 @@ import Testing
             allowedHosts: AllowedHosts(["api.example.com"]),
             refresher: OAuth2RefreshTokenRefresher(tokenEndpoint: tokenURL, clientID: "cli", transport: transport)  // AuthOAuth2
         )
+        _ = strategy
     }
 
     /// Sources/AuthCore/Strategies/GuestStrategy.swift:7
     static func AuthCore_Strategies_GuestStrategy_7() async throws {
         let strategy = GuestStrategy(allowedHosts: hosts, endpoint: baseURL.appending(path: "auth/guest"), transport: transport)
+        _ = strategy
     }
 
     /// Sources/AuthCore/Strategies/RefreshTokenExpired.swift:7
@@ -392,6 +457,8 @@ import Testing
     static func AuthCore_Vault_AESGCMCipher_6() async throws {
         let cipher = try AESGCMCipher(key: keyFromKeychainOrKMS)   // 32 bytes
         let vault = CredentialVault(store: store, cipher: cipher)
+        _ = cipher
+        _ = vault
     }
 
     /// Sources/AuthCore/Vault/CredentialVault.swift:5
@@ -399,11 +466,14 @@ import Testing
         let vault = CredentialVault(store: store, cipher: try AESGCMCipher(key: key))
         try await vault.save(tokens, for: account)
         let current = try await vault.load(BearerTokenSet.self, for: account)
+        _ = vault
+        _ = current
     }
 
     /// Sources/AuthFileStore/Container/AuthContainer+FileStore.swift:8
     static func AuthFileStore_Container_AuthContainer_FileStore_8() async throws {
         let store = try container.useFileStore(at: URL(fileURLWithPath: "/home/me/.config/mytool/credentials"))
+        _ = store
     }
 
     /// Sources/AuthFileStore/Store/FileCredentialStore.swift:24
@@ -411,6 +481,8 @@ import Testing
         let store = try FileCredentialStore(directory: appSupport.appendingPathComponent("credentials"))
         try await store.put(envelope, for: CredentialKey(namespace: "github", account: "alice", item: "credential"))
         let stored = try await store.get(CredentialKey(namespace: "github", account: "alice", item: "credential"))
+        _ = store
+        _ = stored
     }
 
     /// Sources/AuthHTTPClient/HTTPClientTransport.swift:14
@@ -424,8 +496,9 @@ import Testing
 
     /// Sources/AuthMFA/Base32/Base32.swift:8
     static func AuthMFA_Base32_Base32_8() async throws {
-        Base32.encode(Array("12345678901234567890".utf8))   // "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
+        print(Base32.encode(Array("12345678901234567890".utf8)))   // "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
         let bytes = try Base32.decode("gezd gnbv gy3t qojq")
+        _ = bytes
     }
 
     /// Sources/AuthMFA/Challenge/MFAChallenge.swift:8
@@ -433,6 +506,8 @@ import Testing
         let challenge = MFAChallenge(id: challengeID, methods: [.totp, .recoveryCode],
                                      expiresAt: Date().addingTimeInterval(300))
         let code = try await provider.code(for: challenge, method: .totp)
+        _ = challenge
+        _ = code
     }
 
     /// Sources/AuthMFA/Challenge/MFACodeProvider.swift:10
@@ -440,12 +515,15 @@ import Testing
         let provider = ClosureMFACodeProvider { challenge, method in
             try await promptUser("Code for \(method):")
         }
+        _ = provider
     }
 
     /// Sources/AuthMFA/Challenge/TOTPCodeProvider.swift:7
     static func AuthMFA_Challenge_TOTPCodeProvider_7() async throws {
         let provider = TOTPCodeProvider(vault: TOTPSecretVault(store: store), account: account)
         let code = try await provider.code(for: challenge, method: .totp)
+        _ = provider
+        _ = code
     }
 
     /// Sources/AuthMFA/KeyURI/OTPKeyURI.swift:12
@@ -455,6 +533,9 @@ import Testing
         showQRCode(uri.uriString)
         let parsed = try OTPKeyURI(parsing: scannedText)
         let totp = try parsed.makeTOTP()
+        _ = uri
+        _ = parsed
+        _ = totp
     }
 
     /// Sources/AuthMFA/OTP/HOTP.swift:7
@@ -464,44 +545,55 @@ import Testing
         if let matched = hotp.verify(userInput, counter: storedCounter, lookAhead: 3) {
             storedCounter = matched + 1
         }
+        _ = hotp
+        _ = code
     }
 
     /// Sources/AuthMFA/OTP/OTPAlgorithm.swift:6
     static func AuthMFA_OTP_OTPAlgorithm_6() async throws {
         let totp = try TOTP(secret: secret, algorithm: .sha256, digits: 8)
+        _ = totp
     }
 
     /// Sources/AuthMFA/OTP/OTPSecret.swift:7
     static func AuthMFA_OTP_OTPSecret_7() async throws {
         let secret = try OTPSecret.generate()                 // 20 random bytes
         let same = try OTPSecret(base32: secret.base32EncodedString())
+        _ = secret
+        _ = same
     }
 
     /// Sources/AuthMFA/OTP/TOTP.swift:9
     static func AuthMFA_OTP_TOTP_9() async throws {
         let totp = try TOTP(secret: try OTPSecret.generate())
         let code = try totp.code(at: Date())
-        if let step = totp.verify(userInput, at: Date()) { /* accepted for step `step` */ }
+        if let step = totp.verify(userInput, at: Date()) { print("accepted for time step \(step)") }
+        _ = totp
+        _ = code
     }
 
     /// Sources/AuthMFA/Recovery/RecoveryCode.swift:10
     static func AuthMFA_Recovery_RecoveryCode_10() async throws {
         let codes = RecoveryCode.generate()          // 10 distinct codes
         print(codes.map(\.formatted))                // ["7k3m-q9x2", …]
-        RecoveryCode(normalizing: "7K3M Q9X2")       // the same code as "7k3m-q9x2"
+        print(RecoveryCode(normalizing: "7K3M Q9X2")?.formatted ?? "not a code")   // "7k3m-q9x2"
+        _ = codes
     }
 
     /// Sources/AuthMFA/Recovery/RecoveryCodeSet.swift:10
     static func AuthMFA_Recovery_RecoveryCodeSet_10() async throws {
         var set = RecoveryCodeSet(codes: RecoveryCode.generate())
-        set.redeem("7k3m-q9x2", at: now)   // true once, then false
+        print(set.redeem("7k3m-q9x2", at: now))   // true once, then false
+        _ = set
     }
 
     /// Sources/AuthMFA/Recovery/RecoveryCodeVault.swift:11
     static func AuthMFA_Recovery_RecoveryCodeVault_11() async throws {
         let vault = RecoveryCodeVault(store: store)
         let codes = try await vault.regenerate(for: account)   // show these once
-        try await vault.redeem("7k3m-q9x2", for: account)      // true, then false
+        print(try await vault.redeem("7k3m-q9x2", for: account))      // true, then false
+        _ = vault
+        _ = codes
     }
 
     /// Sources/AuthMFA/Replay/OTPReplayGuard.swift:12
@@ -510,6 +602,7 @@ import Testing
         if let step = totp.verify(code, at: now), try await replayGuard.accept(step: step, for: account) {
             // first use of this code
         }
+        _ = replayGuard
     }
 
     /// Sources/AuthMFA/SignIn/PasswordSignIn.swift:19
@@ -517,6 +610,7 @@ import Testing
         let signIn = PasswordSignIn(loginURL: base.appending(path: "auth/login"), verifyURL: base.appending(path: "auth/mfa/verify"),
                                     transport: transport, codeProvider: TOTPCodeProvider(vault: secrets, account: alice))
         try await client.signIn(try await signIn.signIn(username: "alice", password: password))
+        _ = signIn
     }
 
     /// Sources/AuthMFA/Vault/TOTPSecretVault.swift:10
@@ -524,6 +618,8 @@ import Testing
         let vault = TOTPSecretVault(store: store)
         try await vault.save(totp, for: account)
         let loaded = try await vault.load(for: account)
+        _ = vault
+        _ = loaded
     }
 
     /// Sources/AuthMFA/Verifier/TOTPVerifier.swift:12
@@ -534,6 +630,7 @@ import Testing
         case .rejected, .replayed: askAgain()
         case .lockedOut(let until): tellToWait(until)
         }
+        _ = verifier
     }
 
     /// Sources/AuthMigration/Copy/MigrationProgress+Bar.swift:4
@@ -548,6 +645,7 @@ import Testing
         let report = try await migration.run { progress in
             print(progress.bar(width: 30))
         }
+        _ = report
     }
 
     /// Sources/AuthMigration/Copy/StoreMigration.swift:6
@@ -557,16 +655,22 @@ import Testing
         let migration = StoreMigration(from: source, to: target, mode: .move)
         print(try await migration.dryRun())                  // what would happen
         let report = try await migration.run { print($0.bar()) }
+        _ = source
+        _ = target
+        _ = migration
+        _ = report
     }
 
     /// Sources/AuthMigration/Legacy/DirectoryKeyValueSource.swift:9
     static func AuthMigration_Legacy_DirectoryKeyValueSource_9() async throws {
         let source = DirectoryKeyValueSource(directory: home.appendingPathComponent(".mytool"))
+        _ = source
     }
 
     /// Sources/AuthMigration/Legacy/KeyValueSource.swift:20
     static func AuthMigration_Legacy_KeyValueSource_20() async throws {
         let source = ClosureKeyValueSource { key in defaults.string(forKey: key) }
+        _ = source
     }
 
     /// Sources/AuthMigration/Legacy/LegacyImporter.swift:6
@@ -575,21 +679,27 @@ import Testing
         let legacy = DirectoryKeyValueSource(directory: home.appendingPathComponent(".mytool"))
         let result = try await importer.importCredential(
             from: legacy, layouts: [.standard, .oldPrefixed], into: AccountKey(namespace: "api", account: "me"))
+        _ = importer
+        _ = legacy
+        _ = result
     }
 
     /// Sources/AuthMigration/Legacy/LegacyLayout.swift:8
     static func AuthMigration_Legacy_LegacyLayout_8() async throws {
         let layout = LegacyLayout.custom(accessToken: "tok", refreshToken: "rtok", expiresAt: "tok_exp")
+        _ = layout
     }
 
     /// Sources/AuthMigration/Legacy/StoreKeyValueSource.swift:8
     static func AuthMigration_Legacy_StoreKeyValueSource_8() async throws {
         let source = StoreKeyValueSource(store: oldStore, account: AccountKey(namespace: "legacy", account: "default"))
+        _ = source
     }
 
     /// Sources/AuthMigration/Upgrades/RecordMigrator+Bulk.swift:14
     static func AuthMigration_Upgrades_RecordMigrator_Bulk_14() async throws {
         let report = try await migrator.upgradeAll(in: store, types: [BearerTokenSet.self, Profile.self], cipher: cipher)
+        _ = report
     }
 
     /// Sources/AuthMigration/Upgrades/RecordMigrator.swift:10
@@ -599,6 +709,9 @@ import Testing
         try migrator.register("profile-v3-add-scopes", kind: "profile", from: 2, to: 3) { try addScopes($0) }
         let vault = CredentialVault(store: store, cipher: cipher, upgrader: migrator)
         let profile = try await vault.load(Profile.self, for: account)   // a v1 record comes back as v3
+        _ = migrator
+        _ = vault
+        _ = profile
     }
 
     /// Sources/AuthOAuth2/AuthorizationCode/OAuth2Client+AuthorizationCode.swift:17
@@ -606,6 +719,8 @@ import Testing
         let pending = try await app.startAuthorization(redirectURI: URL(string: "http://127.0.0.1:8765/callback")!, scopes: ["openid", "profile"])
         print("Open \(pending.url)")
         let tokens = try await app.completeAuthorization(pending, redirect: callbackURL)
+        _ = pending
+        _ = tokens
     }
 
     /// Sources/AuthOAuth2/AuthorizationCode/PKCE.swift:8
@@ -613,6 +728,7 @@ import Testing
         let pkce = PKCE()
         // authorize?...&code_challenge=\(pkce.challenge)&code_challenge_method=S256
         // token: code_verifier=\(pkce.verifier.reveal)
+        _ = pkce
     }
 
     /// Sources/AuthOAuth2/Client/OAuth2Client.swift:11
@@ -620,6 +736,9 @@ import Testing
         let provider = OAuth2Provider(issuer: URL(string: "https://auth.example.com")!, transport: transport)
         let app = OAuth2Client(provider: provider, clientID: "cli-app", transport: transport)
         let strategy = BearerStrategy(allowedHosts: AllowedHosts(["api.example.com"]), refresher: app)
+        _ = provider
+        _ = app
+        _ = strategy
     }
 
     /// Sources/AuthOAuth2/ClientAuthentication/PrivateKeyJWT.swift:13
@@ -627,6 +746,9 @@ import Testing
         let key = ES256PrivateKey()
         let signer = await PrivateKeyJWT(es256: key, kid: "billing-2026")
         let client = OAuth2Client(provider: oauthProvider, clientID: "billing", authentication: .privateKeyJWT(signer), transport: transport)
+        _ = key
+        _ = signer
+        _ = client
     }
 
     /// Sources/AuthOAuth2/ClientCredentials/ClientCredentialsStrategy.swift:13
@@ -634,12 +756,17 @@ import Testing
         let client = OAuth2Client(provider: oauthProvider, clientID: "billing", authentication: .clientSecretBasic(secret: Secret(clientSecret)), transport: transport)
         let strategy = ClientCredentialsStrategy(client: client, scopes: ["invoices.read"], resources: [URL(string: "https://api.example.com")!], allowedHosts: AllowedHosts(["api.example.com"]))
         let billing = container.makeClient(for: strategy.account(), strategy: strategy)
+        _ = client
+        _ = strategy
+        _ = billing
     }
 
     /// Sources/AuthOAuth2/DPoP/DPoP.swift:18
     static func AuthOAuth2_DPoP_DPoP_18() async throws {
         let dpop = try await DPoP(key: DPoPKey.forAccount(account, in: vault))
         let proof = try await dpop.proof(method: "GET", url: URL(string: "https://api.example.com/me")!, accessToken: nil)
+        _ = dpop
+        _ = proof
     }
 
     /// Sources/AuthOAuth2/DPoP/DPoPKeyring.swift:8
@@ -647,6 +774,8 @@ import Testing
         let keyring = DPoPKeyring()
         container.useDPoP(keyring)
         let strategy = ClientCredentialsStrategy(client: app, scopes: ["read"], allowedHosts: hosts, dpop: keyring)
+        _ = keyring
+        _ = strategy
     }
 
     /// Sources/AuthOAuth2/DeviceAuthorization/OAuth2Client+DeviceAuthorization.swift:11
@@ -654,24 +783,29 @@ import Testing
         let device = try await app.startDeviceAuthorization(scopes: ["read"])
         print("Go to \(device.verificationURI) and enter \(device.userCode)")
         let tokens = try await app.pollDeviceAuthorization(device)
+        _ = device
+        _ = tokens
     }
 
     /// Sources/AuthOAuth2/IDToken/OAuth2Client+IDToken.swift:20
     static func AuthOAuth2_IDToken_OAuth2Client_IDToken_20() async throws {
         let claims = try await app.validateIDToken(idToken, nonce: pending.nonce)
         print(claims.subject)
+        _ = claims
     }
 
     /// Sources/AuthOAuth2/Introspection/TokenIntrospection.swift:54
     static func AuthOAuth2_Introspection_TokenIntrospection_54() async throws {
         let info = try await app.introspect(Secret(accessToken))
         guard info.active, info.scope?.split(separator: " ").contains("read") == true else { return }
+        _ = info
     }
 
     /// Sources/AuthOAuth2/Logout/OAuth2Client+Logout.swift:8
     static func AuthOAuth2_Logout_OAuth2Client_Logout_8() async throws {
         let pending = try await app.startLogout(idToken: tokens.idToken, postLogoutRedirectURI: callbackURL)
         print("Open \(pending.url) to sign out")
+        _ = pending
     }
 
     /// Sources/AuthOAuth2/Loopback/LoopbackRedirectListener.swift:27
@@ -681,6 +815,10 @@ import Testing
         print("Open \(pending.url) in your browser")
         let redirect = try await listener.waitForRedirect(of: pending)
         let tokens = try await app.completeAuthorization(pending, redirect: redirect)
+        _ = listener
+        _ = pending
+        _ = redirect
+        _ = tokens
     }
 
     /// Sources/AuthOAuth2/Loopback/OAuth2Client+Browser.swift:10
@@ -689,12 +827,14 @@ import Testing
             print("Open \(url) to sign in")
         }
         try await aliceClient.signIn(tokens)
+        _ = tokens
     }
 
     /// Sources/AuthOAuth2/PasswordGrant/OAuth2TokenEndpoint+PasswordGrant.swift:12
     static func AuthOAuth2_PasswordGrant_OAuth2TokenEndpoint_PasswordGrant_12() async throws {
         let endpoint = OAuth2TokenEndpoint(url: tokenURL, clientID: "cli", transport: transport)
         try await client.signIn(try await endpoint.passwordGrant(username: "alice", password: password))
+        _ = endpoint
     }
 
     /// Sources/AuthOAuth2/Provider/AuthorizationServerMetadata.swift:7
@@ -703,12 +843,15 @@ import Testing
             issuer: URL(string: "https://auth.example.com")!,
             authorizationEndpoint: URL(string: "https://auth.example.com/authorize")!,
             tokenEndpoint: URL(string: "https://auth.example.com/token")!)
+        _ = metadata
     }
 
     /// Sources/AuthOAuth2/Provider/OAuth2Provider.swift:13
     static func AuthOAuth2_Provider_OAuth2Provider_13() async throws {
         let provider = OAuth2Provider(issuer: URL(string: "https://auth.example.com")!, transport: transport)
         let tokenEndpoint = try await provider.metadata().tokenEndpoint
+        _ = provider
+        _ = tokenEndpoint
     }
 
     /// Sources/AuthOAuth2/Revocation/OAuth2Client+Revocation.swift:28
@@ -726,18 +869,22 @@ import Testing
             try await app.stepUp(aliceClient, for: challenge, scopes: ["openid", "reports"]) { print("Open \($0)") }
             _ = try await aliceClient.send(.get, reports)  // with the new token
         }
+        _ = reports
     }
 
     /// Sources/AuthOAuth2/TokenEndpoint/OAuth2TokenEndpoint.swift:85
     static func AuthOAuth2_TokenEndpoint_OAuth2TokenEndpoint_85() async throws {
         let endpoint = OAuth2TokenEndpoint(url: tokenURL, clientID: "svc", authentication: .clientSecretBasic(secret: Secret(clientSecret)), transport: transport)
         let tokens = try await endpoint.requestTokens([("grant_type", "client_credentials"), ("scope", "read")])
+        _ = endpoint
+        _ = tokens
     }
 
     /// Sources/AuthObservation/AccountStateModel.swift:8
     static func AuthObservation_AccountStateModel_8() async throws {
         let model = AccountStateModel(session: client.session)
         // In a view: if case .reauthenticationRequired = model.state { SignInButton() }
+        _ = model
     }
 
     /// Sources/AuthOpenAPI/AuthClientTransport.swift:10
@@ -745,11 +892,14 @@ import Testing
         // `client`: an account client of AuthContainer.makeClient(for:strategy:).
         let api = Client(serverURL: server.baseURL, transport: AuthClientTransport(client))
         let me = try await api.getMe().ok.body.json
+        _ = api
+        _ = me
     }
 
     /// Sources/AuthOpenAPI/AuthOpenAPIMiddleware.swift:10
     static func AuthOpenAPI_AuthOpenAPIMiddleware_10() async throws {
         let api = Client(serverURL: server.baseURL, transport: openAPITransport, middlewares: [AuthOpenAPIMiddleware(client)])
+        _ = api
     }
 
     /// Sources/AuthPostgresStore/Container/AuthContainer+PostgresStore.swift:9
@@ -764,12 +914,14 @@ import Testing
             // Behind a pooler in transaction mode: correct, but every read goes to the database.
             logger.notice("credential store: \(store.changeFeedStatus)")
         }
+        _ = store
     }
 
     /// Sources/AuthPostgresStore/Store/PostgresCredentialStore.swift:29
     static func AuthPostgresStore_Store_PostgresCredentialStore_29() async throws {
         let store = try await PostgresCredentialStore.open(configuration: .init(host: "db.internal", username: "authkit", password: password, database: "auth", tls: .disable))
         container.override(CredentialStoreKey.self, with: store)
+        _ = store
     }
 
     /// Sources/AuthPostgresStore/Store/PostgresStoreOptions.swift:7
@@ -778,6 +930,8 @@ import Testing
         options.schema = "billing"  // another deployment in the same database keeps `public`
         options.operationTimeout = .seconds(5)
         let store = try await PostgresCredentialStore.open(configuration: .init(host: "db.internal", username: "authkit", password: password, database: "auth", tls: .disable), options: options)
+        _ = options
+        _ = store
     }
 
     /// Sources/AuthSQLiteStore/Container/AuthContainer+SQLiteStore.swift:6
@@ -788,6 +942,7 @@ import Testing
     /// Sources/AuthSQLiteStore/Store/SQLiteCredentialStore+Open.swift:21
     static func AuthSQLiteStore_Store_SQLiteCredentialStore_Open_21() async throws {
         let store = try await SQLiteCredentialStore.open(at: path, options: SQLiteStoreOptions(busyTimeout: .seconds(2)))
+        _ = store
     }
 
     /// Sources/AuthSQLiteStore/Store/SQLiteCredentialStore.swift:17
@@ -795,6 +950,8 @@ import Testing
         let store = try await SQLiteCredentialStore.open(at: "/home/me/.config/app/credentials.sqlite")
         try await store.put(envelope, for: CredentialKey(namespace: "github", account: "alice", item: "credential"))
         let accounts = try await store.accounts(in: "github")   // ["alice"]
+        _ = store
+        _ = accounts
     }
 
     /// Sources/AuthSQLiteStore/Store/SQLiteStoreOptions.swift:8
@@ -802,6 +959,8 @@ import Testing
         var options = SQLiteStoreOptions()
         options.busyTimeout = .seconds(2)
         let store = try await SQLiteCredentialStore.open(at: path, options: options)
+        _ = options
+        _ = store
     }
 
     /// Sources/AuthSigning/Container/AuthContainer+Signing.swift:16
@@ -810,30 +969,38 @@ import Testing
         container.useHTTPClient(transport)
         container.useRequestSigner(HMACRequestSigner(keyID: "client-1", key: key), allowedHosts: AllowedHosts(["api.example.com"]))
         let client = container.makeClient(for: account, strategy: strategy)
+        _ = container
+        _ = client
     }
 
     /// Sources/AuthSigning/HMAC/HMACRequestSigner.swift:11
     static func AuthSigning_HMAC_HMACRequestSigner_11() async throws {
         let signer = HMACRequestSigner(keyID: "client-1", key: SymmetricKey(data: sharedSecret))
         let middleware = SigningMiddleware(signer: signer, allowedHosts: AllowedHosts(["api.example.com"]))
+        _ = signer
+        _ = middleware
     }
 
     /// Sources/AuthSigning/HMAC/HMACRequestVerifier.swift:12
     static func AuthSigning_HMAC_HMACRequestVerifier_12() async throws {
         let verifier = HMACRequestVerifier { keyID in keyID == "client-1" ? key : nil }
         let keyID = try await verifier.verify(request)   // throws SigningError
+        _ = verifier
+        _ = keyID
     }
 
     /// Sources/AuthSigning/HMAC/NonceCache.swift:12
     static func AuthSigning_HMAC_NonceCache_12() async throws {
         let cache = NonceCache(capacity: 10_000, retention: 600)
-        cache.insert(nonce: "n1", keyID: "k", timestamp: t, now: now)   // .accepted
-        cache.insert(nonce: "n1", keyID: "k", timestamp: t, now: now)   // .replayed
+        print(cache.insert(nonce: "n1", keyID: "k", timestamp: t, now: now) == .accepted)   // true
+        print(cache.insert(nonce: "n1", keyID: "k", timestamp: t, now: now) == .replayed)   // true
+        _ = cache
     }
 
     /// Sources/AuthSigning/MessageSignatures/ComponentIdentifier.swift:4
     static func AuthSigning_MessageSignatures_ComponentIdentifier_4() async throws {
         let covered: [ComponentIdentifier] = [.method, .authority, .path, .header("content-digest"), .queryParam("id")]
+        _ = covered
     }
 
     /// Sources/AuthSigning/MessageSignatures/ContentDigest.swift:8
@@ -848,6 +1015,8 @@ import Testing
             keys[keyID]
         }
         let verified = try await verifier.verify(request)   // throws SigningError
+        _ = verifier
+        _ = verified
     }
 
     /// Sources/AuthSigning/MessageSignatures/HTTPMessageSigner.swift:10
@@ -857,44 +1026,54 @@ import Testing
             components: [.method, .targetURI, .header("content-digest")], contentDigest: [.sha256]
         )
         try await signer.sign(&request, at: Date())
+        _ = signer
     }
 
     /// Sources/AuthSigning/MessageSignatures/MessageSigningKey.swift:7
     static func AuthSigning_MessageSignatures_MessageSigningKey_7() async throws {
         let key = MessageSigningKey.ed25519(try Curve25519.Signing.PrivateKey(rawRepresentation: raw))
+        _ = key
     }
 
     /// Sources/AuthSigning/MessageSignatures/MessageVerificationKey.swift:7
     static func AuthSigning_MessageSignatures_MessageVerificationKey_7() async throws {
         let key = MessageVerificationKey.rsaPSSSHA512(try _RSA.Signing.PublicKey(pemRepresentation: publicKeyPEM))
+        _ = key
     }
 
     /// Sources/AuthSigning/MessageSignatures/MessageVerificationPolicy.swift:5
     static func AuthSigning_MessageSignatures_MessageVerificationPolicy_5() async throws {
         let policy = MessageVerificationPolicy(requiredComponents: [.method, .targetURI, .header("content-digest")], maximumAge: 300)
+        _ = policy
     }
 
     /// Sources/AuthSigning/MessageSignatures/SignatureBase.swift:8
     static func AuthSigning_MessageSignatures_SignatureBase_8() async throws {
         let base = try SignatureBase.make(for: .request(head), covering: [.method, .authority], parameters: [("created", .integer(1618884473))])
+        _ = base
     }
 
     /// Sources/AuthSigning/SigV4/AWSCredentials.swift:6
     static func AuthSigning_SigV4_AWSCredentials_6() async throws {
         let credentials = AWSCredentials(accessKeyID: "AKID…", secretAccessKey: secretAccessKey, sessionToken: sessionToken)
         print(credentials)   // AWSCredentials(accessKeyID: AKID…, secretAccessKey: <redacted>, sessionToken: <redacted>)
+        _ = credentials
     }
 
     /// Sources/AuthSigning/SigV4/SigV4Configuration.swift:3
     static func AuthSigning_SigV4_SigV4Configuration_3() async throws {
         let s3 = SigV4Configuration.s3(region: "eu-west-1")
         let sts = SigV4Configuration(region: "us-east-1", service: "sts")
+        _ = s3
+        _ = sts
     }
 
     /// Sources/AuthSigning/SigV4/SigV4Signer+Presign.swift:19
     static func AuthSigning_SigV4_SigV4Signer_Presign_19() async throws {
         let presigned = try sigV4.presign(request, at: Date(), expires: 3600)
         let url = presigned.request.url
+        _ = presigned
+        _ = url
     }
 
     /// Sources/AuthSigning/SigV4/SigV4Signer.swift:20
@@ -902,6 +1081,8 @@ import Testing
         let signer = SigV4Signer(credentials: credentials, configuration: .init(region: "us-east-1", service: "sts"))
         var request = try AuthRequest(method: .get, url: URL(string: "https://sts.amazonaws.com/?Action=GetCallerIdentity&Version=2011-06-15")!)
         try await signer.sign(&request, at: Date())
+        _ = signer
+        _ = request
     }
 
     /// Sources/AuthSigning/Signing/RequestSigner.swift:12
@@ -909,18 +1090,24 @@ import Testing
         let signer = HMACRequestSigner(keyID: "client-1", key: SymmetricKey(data: sharedSecret))
         var request = try AuthRequest(method: .get, url: URL(string: "https://api.example.com/items")!)
         try await signer.sign(&request, at: Date())
+        _ = signer
+        _ = request
     }
 
     /// Sources/AuthSigning/Signing/SigningMiddleware.swift:20
     static func AuthSigning_Signing_SigningMiddleware_20() async throws {
         let signing = SigningMiddleware(signer: signer, allowedHosts: AllowedHosts(["api.example.com"]))
         let middlewares: [any Middleware] = [retry, authentication, signing]
+        _ = signing
+        _ = middlewares
     }
 
     /// Sources/AuthSigning/StructuredFields/StructuredField.swift:6
     static func AuthSigning_StructuredFields_StructuredField_6() async throws {
         let dictionary = try StructuredField.parseDictionary(#"sig1=("@method");created=1618884473"#)
         let text = dictionary.serialized   // the same text
+        _ = dictionary
+        _ = text
     }
 
     /// Sources/AuthSigning/StructuredFields/StructuredFieldKind.swift:4
@@ -929,16 +1116,19 @@ import Testing
             keyID: "k", key: .hmacSHA256(SymmetricKey(data: sharedSecret)), components: [.header("example-dict", structured: true)],
             structuredFields: StructuredFieldKind.registered.merging(["example-dict": .dictionary]) { $1 }
         )
+        _ = signer
     }
 
     /// Sources/AuthTelemetry/AuthTelemetry.swift:26
     static func AuthTelemetry_AuthTelemetry_26() async throws {
         let telemetry = container.useTelemetry()   // the bootstrapped MetricsSystem and InstrumentationSystem
+        _ = telemetry
     }
 
     /// Sources/AuthTelemetry/Container/AuthContainer+Telemetry.swift:13
     static func AuthTelemetry_Container_AuthContainer_Telemetry_13() async throws {
         let telemetry = container.useTelemetry()
+        _ = telemetry
     }
 
     /// Sources/AuthTelemetry/TelemetryTokenRefresher.swift:9
@@ -946,6 +1136,9 @@ import Testing
         let telemetry = container.useTelemetry()
         let refresher = OAuth2RefreshTokenRefresher(tokenEndpoint: URL(string: "https://auth.example.com/token")!, clientID: "app", transport: transport)
         let strategy = BearerStrategy(allowedHosts: AllowedHosts(["api.example.com"]), refresher: TelemetryTokenRefresher(refresher, telemetry: telemetry, account: alice))
+        _ = telemetry
+        _ = refresher
+        _ = strategy
     }
 
     /// Sources/AuthTestServer/Faults/Fault.swift:3
@@ -962,6 +1155,7 @@ import Testing
     /// Sources/AuthTestServer/OAuth2/OAuth2TestClients.swift:4
     static func AuthTestServer_OAuth2_OAuth2TestClients_4() async throws {
         let app = OAuth2Client(provider: OAuth2Provider(issuer: server.baseURL, transport: transport), clientID: OAuth2TestClients.publicClientID, transport: transport)
+        _ = app
     }
 
     /// Sources/AuthTestServer/Routes/CacheEndpoints.swift:17
@@ -978,11 +1172,13 @@ import Testing
             guard user.attributes["totp"] != nil else { return .issueTokens }
             return .mfaRequired(LoginChallenge(challengeID: "c1", methods: ["totp"], expiresIn: 300))
         }
+        _ = policy
     }
 
     /// Sources/AuthTestServer/Routes/MFALoginPolicy.swift:9
     static func AuthTestServer_Routes_MFALoginPolicy_9() async throws {
         let server = AuthTestServer(configuration: .init(loginPolicy: .mfaWhenEnrolled))
+        _ = server
     }
 
     /// Sources/AuthTestServer/Routes/RouteGroup.swift:13
@@ -993,6 +1189,7 @@ import Testing
             }
         }
         let server = AuthTestServer(configuration: .init(routeGroups: [PingRoutes()]))
+        _ = server
     }
 
     /// Sources/AuthTestServer/Routes/RouteGroup.swift:31
@@ -1000,6 +1197,7 @@ import Testing
         let group = ClosureRouteGroup { router, environment in
             router.get("/time") { _, _ in ServerResponse.json(.ok, ["now": environment.clock.now()]) }
         }
+        _ = group
     }
 
     /// Sources/AuthTestServer/Routes/SignedTestKeys.swift:11
@@ -1007,6 +1205,8 @@ import Testing
         let signer = HMACRequestSigner(keyID: SignedTestKeys.hmacKeyID, key: SignedTestKeys.hmacSecret)
         container.useRequestSigner(signer, allowedHosts: AllowedHosts(origin: server.baseURL))
         let response = try await client.send(.get, server.baseURL.appending(path: "signed/hmac/items"))
+        _ = signer
+        _ = response
     }
 
     /// Sources/AuthTestServer/Server/AuthTestServer+Configuration.swift:6
@@ -1014,12 +1214,15 @@ import Testing
         let clock = ServerClock()
         var configuration = AuthTestServer.Configuration(clock: clock)
         configuration.lifetimes.access = 60
+        _ = clock
+        _ = configuration
     }
 
     /// Sources/AuthTestServer/Server/AuthTestServer+Lifecycle.swift:74
     static func AuthTestServer_Server_AuthTestServer_Lifecycle_74() async throws {
         let server = AuthTestServer(configuration: .init(port: 8080))
         try await server.runUntilCancelled()
+        _ = server
     }
 
     /// Sources/AuthTestServer/Server/AuthTestServer+Lifecycle.swift:97
@@ -1027,6 +1230,7 @@ import Testing
         let status = try await AuthTestServer.withRunning { server in
             try await fetchStatus(server.baseURL.appendingPathComponent("me"))
         }
+        _ = status
     }
 
     /// Sources/AuthTestServer/Server/AuthTestServer.swift:12
@@ -1039,6 +1243,7 @@ import Testing
             server.faults.inject(.status(503), path: "/me", times: 2)
             #expect(server.counters.renewals == 0)
         }
+        _ = clock
     }
 
     /// Sources/AuthTestServer/State/MFACounter.swift:6
@@ -1053,6 +1258,7 @@ import Testing
         #expect(counters.renewals == 1)
         #expect(counters.requests(path: "/me") == 3)
         #expect(counters.lastHeaders(path: "/me")["authorization"] == nil)
+        _ = counters
     }
 
     /// Sources/AuthTestServer/State/ServerState.swift:9
@@ -1060,6 +1266,9 @@ import Testing
         let state = server.state
         let user = try #require(await state.user(named: "alice"))
         let tokens = try await state.issueTokens(forUserID: user.id)
+        _ = state
+        _ = user
+        _ = tokens
     }
 
     /// Sources/AuthTestServer/Support/ServerClock.swift:11
@@ -1067,6 +1276,8 @@ import Testing
         let clock = ServerClock()
         let server = AuthTestServer(configuration: .init(clock: clock))
         clock.advance(by: 301)   // every 300 s access token issued so far is now expired
+        _ = clock
+        _ = server
     }
 
     /// Sources/AuthTestServer/Support/ServerResponse.swift:8
@@ -1079,6 +1290,9 @@ import Testing
         let signer = JWTSigner.random()
         let token = try signer.sign(AccessTokenClaims(subject: "u1", issuedAt: .now, lifetime: 300, family: "f1"))
         let claims = try signer.verify(token)   // claims.sub == "u1"
+        _ = signer
+        _ = token
+        _ = claims
     }
 
     /// Sources/AuthTesting/CapturingLogHandler.swift:6
@@ -1087,12 +1301,16 @@ import Testing
         let logger = Logger(label: "test") { _ in CapturingLogHandler(capture: capture, logLevel: .trace) }
         logger.info("signed in")   // the code under test logs
         #expect(!capture.text.contains(password))
+        _ = capture
+        _ = logger
     }
 
     /// Sources/AuthTesting/EventRecorder.swift:7
     static func AuthTesting_EventRecorder_7() async throws {
         let recorder = EventRecorder(events)
         let seen = await recorder.waitFor { $0.contains(.renewed(alice)) }
+        _ = recorder
+        _ = seen
     }
 
     /// Sources/AuthTesting/HelperProcess.swift:17
@@ -1101,6 +1319,8 @@ import Testing
         _ = await writer.waitForLine("ready")
         writer.killWithSIGKILL()
         let ending = await writer.waitForExit()   // (.uncaughtSignal, SIGKILL)
+        _ = writer
+        _ = ending
     }
 
     /// Sources/AuthTesting/PgBouncer.swift:13
@@ -1125,6 +1345,8 @@ import Testing
     static func AuthTesting_SeededRandom_4() async throws {
         var random = SeededRandom(seed: 42)
         let pick = [1, 2, 3].randomElement(using: &random)
+        _ = random
+        _ = pick
     }
 
     /// Sources/AuthTesting/WorkerFleet.swift:9
@@ -1142,6 +1364,7 @@ import Testing
     static func AuthURLSession_URLSessionTransport_13() async throws {
         let container = AuthContainer()
         container.useURLSession(URLSessionTransport())
+        _ = container
     }
 
     /// Sources/AuthCookie/Documentation.docc/AuthCookie.md:24
@@ -1151,6 +1374,7 @@ import Testing
             for: alice, allowedHosts: AllowedHosts(["app.example.com"]),
             login: .django(url: URL(string: "https://app.example.com/accounts/login/")!, keepsPasswordForReLogin: true),
             csrf: .django)
+        _ = strategy
     }
 
     /// Sources/AuthCore/Documentation.docc/AuthCore.md:16
@@ -1160,6 +1384,9 @@ import Testing
         let alice = container.makeClient(for: AccountKey(namespace: "example", account: "alice"), strategy: bearer)
         try await alice.signIn(tokens)
         let response = try await alice.send(.get, url)
+        _ = container
+        _ = alice
+        _ = response
     }
 
     /// Sources/AuthCore/Documentation.docc/PlugIns.md:11
@@ -1167,6 +1394,7 @@ import Testing
         container.register(CredentialStoreKey.self) { _ in InMemoryCredentialStore() }   // built on first use
         container.override(ClockKey.self, with: clock)                                    // a value, now
         let store = container[CredentialStoreKey.self]
+        _ = store
     }
 
     /// Sources/AuthCore/Documentation.docc/PlugIns.md:31
@@ -1296,6 +1524,9 @@ import Testing
         let authServer = OAuth2Provider(issuer: URL(string: "https://auth.example.com")!, transport: transport)
         let app = OAuth2Client(provider: authServer, clientID: "my-cli", transport: transport)
         let strategy = BearerStrategy(allowedHosts: AllowedHosts(["api.example.com"]), refresher: app)
+        _ = authServer
+        _ = app
+        _ = strategy
     }
 
     /// Sources/AuthOAuth2/Documentation.docc/SigningInWithOAuth2.md:37
@@ -1305,6 +1536,8 @@ import Testing
         }
         let alice = container.makeClient(for: AccountKey(namespace: "example-auth", account: "alice"), strategy: strategy)
         try await alice.signIn(tokens)
+        _ = tokens
+        _ = alice
     }
 
     /// Sources/AuthOAuth2/Documentation.docc/SigningInWithOAuth2.md:49
@@ -1312,6 +1545,8 @@ import Testing
         let pending = try await app.startAuthorization(redirectURI: URL(string: "com.example.app:/oauth")!, scopes: ["openid", "profile"])
         // Open pending.url; the system hands the redirect back to the app as `callbackURL`.
         let tokens = try await app.completeAuthorization(pending, redirect: callbackURL)
+        _ = pending
+        _ = tokens
     }
 
     /// Sources/AuthOAuth2/Documentation.docc/SigningInWithOAuth2.md:62
@@ -1329,6 +1564,8 @@ import Testing
         print("On your phone, open \(device.verificationURI) and enter \(device.userCode)")
         let tokens = try await app.pollDeviceAuthorization(device)
         try await container.makeClient(for: AccountKey(namespace: "example-auth", account: "tv"), strategy: strategy).signIn(tokens)
+        _ = device
+        _ = tokens
     }
 
     /// Sources/AuthOAuth2/Documentation.docc/SigningInWithOAuth2.md:89
@@ -1337,6 +1574,10 @@ import Testing
         let credentials = ClientCredentialsStrategy(client: service, scopes: ["invoices.read"], allowedHosts: AllowedHosts(["api.example.com"]))
         let billing = container.makeClient(for: credentials.account(), strategy: credentials)
         let invoices = try await billing.send(.get, URL(string: "https://api.example.com/invoices")!)
+        _ = service
+        _ = credentials
+        _ = billing
+        _ = invoices
     }
 
     /// Sources/AuthOAuth2/Documentation.docc/SigningInWithOAuth2.md:105
@@ -1354,18 +1595,28 @@ import Testing
         let tokens = try await boundApp.signInWithBrowser(scopes: ["openid"]) { url in print("Open \(url)") }
         let alice = container.makeClient(for: account, strategy: BearerStrategy(allowedHosts: AllowedHosts(["api.example.com"]), refresher: boundApp))
         try await alice.signIn(tokens)
+        _ = keyring
+        _ = bound
+        _ = account
+        _ = dpop
+        _ = boundApp
+        _ = tokens
+        _ = alice
     }
 
     /// Sources/AuthOAuth2/Documentation.docc/SigningInWithOAuth2.md:128
     static func AuthOAuth2_Documentation_docc_SigningInWithOAuth2_128() async throws {
         let alice = container.makeClient(for: AccountKey(namespace: "example-auth", account: "alice"), strategy: strategy)
         try await app.signOut(alice)
+        _ = alice
     }
 
     /// Sources/AuthOpenAPI/Documentation.docc/AuthOpenAPI.md:17
     static func AuthOpenAPI_Documentation_docc_AuthOpenAPI_17() async throws {
         let api = Client(serverURL: server.baseURL, transport: AuthClientTransport(client))
         let me = try await api.getMe().ok.body.json
+        _ = api
+        _ = me
     }
 }
 

@@ -12,7 +12,7 @@ import Synchronization
 /// let jar = CookieJar()
 /// let url = URL(string: "https://api.example.com/login")!
 /// jar.setCookies(fromHeaderValues: ["sid=abc; Path=/; Secure; HttpOnly"], for: url)
-/// jar.cookieHeader(for: URL(string: "https://api.example.com/me")!)  // "sid=abc"
+/// let header = jar.cookieHeader(for: URL(string: "https://api.example.com/me")!)  // "sid=abc"
 /// ```
 ///
 /// Time is read from the injected `now` closure: expiry, creation and last-access times.

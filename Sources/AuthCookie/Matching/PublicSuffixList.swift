@@ -27,11 +27,11 @@
 ///
 /// ```swift
 /// let suffixes = PublicSuffixList.builtIn
-/// suffixes.isPublicSuffix("co.uk")                      // true
-/// suffixes.isPublicSuffix("github.io")                  // true (private section)
-/// suffixes.registrableDomain(for: "www.example.co.uk")  // "example.co.uk"
-/// suffixes.publicSuffix(of: "a.b.test.ck")               // "test.ck" (rule *.ck)
-/// suffixes.registrableDomain(for: "www.ck")             // "www.ck" (rule !www.ck)
+/// let isSuffix = suffixes.isPublicSuffix("co.uk")                   // true
+/// let isPrivateSuffix = suffixes.isPublicSuffix("github.io")        // true (private section)
+/// let domain = suffixes.registrableDomain(for: "www.example.co.uk")  // "example.co.uk"
+/// let wildcard = suffixes.publicSuffix(of: "a.b.test.ck")           // "test.ck" (rule *.ck)
+/// let exception = suffixes.registrableDomain(for: "www.ck")         // "www.ck" (rule !www.ck)
 /// ```
 ///
 /// ## In the cookie jar

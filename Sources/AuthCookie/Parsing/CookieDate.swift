@@ -9,9 +9,9 @@ public import Foundation
 /// ignored: every cookie date is UTC.
 ///
 /// ```swift
-/// CookieDate.parse("Wed, 09 Dec 2009 16:27:23 GMT")  // 2009-12-09T16:27:23Z
-/// CookieDate.parse("Mon, 10-Dec-07 20:35:03 GMT")    // 2007-12-10T20:35:03Z
-/// CookieDate.parse("yesterday")                      // nil
+/// let date = CookieDate.parse("Wed, 09 Dec 2009 16:27:23 GMT")         // 2009-12-09T16:27:23Z
+/// let twoDigitYear = CookieDate.parse("Mon, 10-Dec-07 20:35:03 GMT")   // 2007-12-10T20:35:03Z
+/// let notADate = CookieDate.parse("yesterday")                         // nil
 /// ```
 public enum CookieDate {
     /// Parses a cookie-date.

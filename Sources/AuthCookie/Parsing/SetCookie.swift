@@ -9,9 +9,9 @@ public import Foundation
 ///
 /// ```swift
 /// let parsed = SetCookie(parsing: "sid=abc; Path=/; Secure; HttpOnly; Max-Age=3600")
-/// parsed?.name        // "sid"
-/// parsed?.maxAge      // 3600
-/// parsed?.isSecure    // true
+/// let name = parsed?.name          // "sid"
+/// let maxAge = parsed?.maxAge      // 3600
+/// let isSecure = parsed?.isSecure  // true
 /// ```
 ///
 /// Its ``description`` and `dump` never show the value.

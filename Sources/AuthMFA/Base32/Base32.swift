@@ -6,7 +6,7 @@
 /// last character are ignored.
 ///
 /// ```swift
-/// Base32.encode(Array("12345678901234567890".utf8))   // "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
+/// print(Base32.encode(Array("12345678901234567890".utf8)))   // "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
 /// let bytes = try Base32.decode("gezd gnbv gy3t qojq")
 /// ```
 public enum Base32 {

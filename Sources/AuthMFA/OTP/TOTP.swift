@@ -9,7 +9,7 @@ public import Foundation
 /// ```swift
 /// let totp = try TOTP(secret: try OTPSecret.generate())
 /// let code = try totp.code(at: Date())
-/// if let step = totp.verify(userInput, at: Date()) { /* accepted for step `step` */ }
+/// if let step = totp.verify(userInput, at: Date()) { print("accepted for time step \(step)") }
 /// ```
 public struct TOTP: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The shared secret.

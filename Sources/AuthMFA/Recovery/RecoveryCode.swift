@@ -10,7 +10,7 @@
 /// ```swift
 /// let codes = RecoveryCode.generate()          // 10 distinct codes
 /// print(codes.map(\.formatted))                // ["7k3m-q9x2", …]
-/// RecoveryCode(normalizing: "7K3M Q9X2")       // the same code as "7k3m-q9x2"
+/// print(RecoveryCode(normalizing: "7K3M Q9X2")?.formatted ?? "not a code")   // "7k3m-q9x2"
 /// ```
 public struct RecoveryCode: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The alphabet: Crockford's base32 in lower case.

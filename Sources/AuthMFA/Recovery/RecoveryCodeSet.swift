@@ -9,7 +9,7 @@ public import Foundation
 ///
 /// ```swift
 /// var set = RecoveryCodeSet(codes: RecoveryCode.generate())
-/// set.redeem("7k3m-q9x2", at: now)   // true once, then false
+/// print(set.redeem("7k3m-q9x2", at: now))   // true once, then false
 /// ```
 public struct RecoveryCodeSet: Sendable, Codable, Equatable, CustomStringConvertible, CustomReflectable {
     /// One stored code.

@@ -11,7 +11,7 @@ public import Foundation
 /// ```swift
 /// let vault = RecoveryCodeVault(store: store)
 /// let codes = try await vault.regenerate(for: account)   // show these once
-/// try await vault.redeem("7k3m-q9x2", for: account)      // true, then false
+/// print(try await vault.redeem("7k3m-q9x2", for: account))      // true, then false
 /// ```
 public actor RecoveryCodeVault: CustomStringConvertible, CustomReflectable {
     /// The item name of the record.

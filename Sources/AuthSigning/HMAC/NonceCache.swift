@@ -11,8 +11,8 @@ import Synchronization
 ///
 /// ```swift
 /// let cache = NonceCache(capacity: 10_000, retention: 600)
-/// cache.insert(nonce: "n1", keyID: "k", timestamp: t, now: now)   // .accepted
-/// cache.insert(nonce: "n1", keyID: "k", timestamp: t, now: now)   // .replayed
+/// print(cache.insert(nonce: "n1", keyID: "k", timestamp: t, now: now) == .accepted)   // true
+/// print(cache.insert(nonce: "n1", keyID: "k", timestamp: t, now: now) == .replayed)   // true
 /// ```
 public final class NonceCache: Sendable {
     /// The result of recording a nonce.
