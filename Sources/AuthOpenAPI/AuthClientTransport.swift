@@ -16,7 +16,10 @@ public import OpenAPIRuntime
 /// Request and response bodies are read whole (signing and retries need the request's bytes):
 /// at most ``maxRequestBytes`` and, from the AuthKit transport, its own response limit. Errors
 /// reach the caller as the generated client reports them, a `ClientError` whose
-/// `underlyingError` is the `AuthError` (`reauthenticationRequired`, `transport`, …).
+/// `underlyingError` is the `AuthError` (`reauthenticationRequired`, `transport`, …). For an
+/// `AuthError` that `ClientError` is the adapter's own and short: its description is the cause
+/// and the operation's ID, without the operation's input or request (which may hold a password
+/// or an API key), so `"\(error)"` can be logged.
 public struct AuthClientTransport: ClientTransport {
     /// The AuthKit client operations go through.
     public let client: AuthClient
@@ -37,8 +40,12 @@ public struct AuthClientTransport: ClientTransport {
 
     /// Sends the operation's request through the AuthKit client.
     public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
-        let outgoing = try await OpenAPIMessages.authRequest(request, body: body, base: OpenAPIBase(baseURL), maxBytes: maxRequestBytes)
-        let response = try await client.send(outgoing)
-        return OpenAPIMessages.openAPIResponse(response, method: request.method)
+        do {
+            let outgoing = try await OpenAPIMessages.authRequest(request, body: body, base: OpenAPIBase(baseURL), maxBytes: maxRequestBytes)
+            let response = try await client.send(outgoing)
+            return OpenAPIMessages.openAPIResponse(response, method: request.method)
+        } catch let error as AuthError {
+            throw ClientError(error, operationID: operationID)
+        }
     }
 }

@@ -18,7 +18,8 @@ public import OpenAPIRuntime
 /// the chain again; an error of the rest of the chain becomes `AuthError.transport` (retried for
 /// idempotent methods). Bodies are read whole, at most ``maxRequestBytes`` and
 /// ``maxResponseBytes``. Errors reach the caller as a `ClientError` whose `underlyingError` is
-/// the `AuthError`. A call of the chain that a middleware makes from a task of its own is waited
+/// the `AuthError`, with a short description (the cause and the operation's ID, not the
+/// operation's input or request, which may hold secrets). A call of the chain that a middleware makes from a task of its own is waited
 /// for before the middleware's call returns (the chain's `next` may not be used after it).
 ///
 /// Put it **last** in `middlewares`, so that no OpenAPI middleware after it sees the credential
@@ -59,11 +60,15 @@ public struct AuthOpenAPIMiddleware: ClientMiddleware {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        let base = try OpenAPIBase(baseURL)
-        let outgoing = try await OpenAPIMessages.authRequest(request, body: body, base: base, maxBytes: maxRequestBytes)
-        let response = try await OpenAPIChainTransport.withChain(next, base: base, maxResponseBytes: maxResponseBytes) {
-            try await pipeline.send(outgoing)
+        do {
+            let base = try OpenAPIBase(baseURL)
+            let outgoing = try await OpenAPIMessages.authRequest(request, body: body, base: base, maxBytes: maxRequestBytes)
+            let response = try await OpenAPIChainTransport.withChain(next, base: base, maxResponseBytes: maxResponseBytes) {
+                try await pipeline.send(outgoing)
+            }
+            return OpenAPIMessages.openAPIResponse(response, method: request.method)
+        } catch let error as AuthError {
+            throw ClientError(error, operationID: operationID)
         }
-        return OpenAPIMessages.openAPIResponse(response, method: request.method)
     }
 }
