@@ -11,7 +11,7 @@ import Synchronization
 ///     let server = URL(string: "http://127.0.0.1:8080/")!   // an AuthTestServer's base URL
 ///     let fleet = try WorkerFleet(count: 8, store: cluster.url, server: server, account: "service")
 ///     guard await fleet.ready() else { return }
-///     let results = await fleet.burst(50)   // [worker: "ok 50"]
+///     print(await fleet.burst(50))   // [worker: "ok 50"]
 ///     await fleet.quit()
 /// }
 /// ```

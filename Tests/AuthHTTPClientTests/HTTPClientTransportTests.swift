@@ -107,7 +107,7 @@ import Testing
     /// A response slower than the transport's timeout is a typed `.timeout` or `.transport` error.
     @Test(arguments: TransportKind.allCases)
     func aSlowResponseTimesOutAsATypedError(kind: TransportKind) async throws {
-        try await EchoServer.withRunning { base in
+        _ = try await EchoServer.withRunning { base in
             try await kind.withTransport(timeout: .seconds(1)) { transport in
                 await #expect { try await transport.send(AuthRequest(method: .get, url: base.appending(path: "slow"))) } throws: { error in
                     guard let error = error as? AuthError else { return false }

@@ -246,7 +246,7 @@ import Testing
     /// Sources/AuthCore/Client/AccountClient.swift:34
     static func AuthCore_Client_AccountClient_34() async throws {
         if try await client.isSignedIn() {
-            let response = try await client.send(.get, url)
+            print(try await client.send(.get, url).status)
         } else {
             showSignIn(client.account)
         }
@@ -635,9 +635,10 @@ import Testing
 
     /// Sources/AuthMigration/Copy/MigrationProgress+Bar.swift:4
     static func AuthMigration_Copy_MigrationProgress_Bar_4() async throws {
-        try await migration.run { progress in
+        let report = try await migration.run { progress in
             if progress.done % 100 == 0 || progress.done == progress.total { print("\r" + progress.bar(), terminator: "") }
         }
+        _ = report
     }
 
     /// Sources/AuthMigration/Copy/MigrationProgress.swift:23
@@ -1237,7 +1238,7 @@ import Testing
     static func AuthTestServer_Server_AuthTestServer_12() async throws {
         let clock = ServerClock()
         try await AuthTestServer.withRunning(configuration: .init(clock: clock)) { server in
-            let url = server.baseURL.appendingPathComponent("auth/login")   // http://127.0.0.1:<port>/auth/login
+            print(server.baseURL.appendingPathComponent("auth/login"))   // http://127.0.0.1:<port>/auth/login
             // … register, log in, call /me with an HTTP client …
             clock.advance(by: 301)                    // access tokens are now expired
             server.faults.inject(.status(503), path: "/me", times: 2)
@@ -1355,7 +1356,7 @@ import Testing
             let server = URL(string: "http://127.0.0.1:8080/")!   // an AuthTestServer's base URL
             let fleet = try WorkerFleet(count: 8, store: cluster.url, server: server, account: "service")
             guard await fleet.ready() else { return }
-            let results = await fleet.burst(50)   // [worker: "ok 50"]
+            print(await fleet.burst(50))   // [worker: "ok 50"]
             await fleet.quit()
         }
     }

@@ -33,7 +33,7 @@ public struct AccountClient<Strategy: AuthStrategy>: Sendable {
     ///
     /// ```swift
     /// if try await client.isSignedIn() {
-    ///     let response = try await client.send(.get, url)
+    ///     print(try await client.send(.get, url).status)
     /// } else {
     ///     showSignIn(client.account)
     /// }

@@ -2,7 +2,7 @@ extension MigrationProgress {
     /// A one-line text progress bar for terminals, such as `[##########----------]  50% 5000/10000`.
     ///
     /// ```swift
-    /// try await migration.run { progress in
+    /// let report = try await migration.run { progress in
     ///     if progress.done % 100 == 0 || progress.done == progress.total { print("\r" + progress.bar(), terminator: "") }
     /// }
     /// ```

@@ -12,7 +12,7 @@ import Synchronization
 /// ```swift
 /// let clock = ServerClock()
 /// try await AuthTestServer.withRunning(configuration: .init(clock: clock)) { server in
-///     let url = server.baseURL.appendingPathComponent("auth/login")   // http://127.0.0.1:<port>/auth/login
+///     print(server.baseURL.appendingPathComponent("auth/login"))   // http://127.0.0.1:<port>/auth/login
 ///     // … register, log in, call /me with an HTTP client …
 ///     clock.advance(by: 301)                    // access tokens are now expired
 ///     server.faults.inject(.status(503), path: "/me", times: 2)
