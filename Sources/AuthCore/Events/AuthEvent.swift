@@ -43,6 +43,9 @@ public enum AuthEvent: Sendable, Equatable, CustomStringConvertible {
     /// sign-in (RFC 9470) or more scope (RFC 6750 §3.1); a renewal cannot help, a new sign-in at
     /// that level can (AuthOAuth2's `OAuth2Client.stepUp`).
     case stepUpRequired(AccountKey, StepUpChallenge)
+    /// A server's key was none of its host's pins: the connection was refused, or used when the
+    /// pinning only reports (see ``CertificatePinning``).
+    case pinMismatch(PinMismatch)
 
     /// A one-line summary, free of secrets.
     public var description: String {
@@ -62,6 +65,7 @@ public enum AuthEvent: Sendable, Equatable, CustomStringConvertible {
         case .credentialsNotPersisted(let a): "credentialsNotPersisted(\(a)): no store is configured; credentials are kept in memory only"
         case .refreshTokenExpiring(let a, let expiresAt): "refreshTokenExpiring(\(a)): at \(expiresAt)"
         case .stepUpRequired(let a, let challenge): "stepUpRequired(\(a)): \(challenge)"
+        case .pinMismatch(let mismatch): "pinMismatch: \(mismatch)"
         }
     }
 
@@ -75,6 +79,7 @@ public enum AuthEvent: Sendable, Equatable, CustomStringConvertible {
         case .storeUnavailable(let a, _): a
         case .rateLimited(let info): info.account
         case .credentialWithheld(let withheld): withheld.account
+        case .pinMismatch: nil
         }
     }
 }
