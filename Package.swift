@@ -98,6 +98,8 @@ let package = Package(
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 // To tell a tracer that does nothing from one that records (NoOpTracer).
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
+                // The server certificate that pinning checks; client certificates of mutual TLS.
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -6,6 +6,7 @@ import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 
 /// A ``/AuthCore/Transport`` over AsyncHTTPClient, with redirects turned off (the redirect middleware
 /// follows them, with credential stripping).
@@ -18,8 +19,12 @@ import NIOPosix
 ///     // make clients of the container and send requests here
 /// }
 /// ```
-/// A transport made with ``init(configuration:maxResponseBytes:responseHeadTimeout:bodyReadTimeout:)``
+/// A transport made with ``init(configuration:maxResponseBytes:responseHeadTimeout:bodyReadTimeout:tls:)``
 /// must be shut down with ``shutdown()``.
+///
+/// With ``TransportTLS`` it checks pinned hosts' keys and presents client certificates; whatever
+/// its settings, a certificate-bound token goes only over a connection that presents its
+/// certificate (see there).
 ///
 /// The response's head (status and header fields) must come within ``responseHeadTimeout``
 /// (30 seconds unless set; a request's ``/AuthCore/RequestOptions/timeout`` replaces it), else the
@@ -83,6 +88,12 @@ public final class HTTPClientTransport: Transport {
     let bodyReads: BodyReadWatch?
     /// Keeps ``bodyReadTimeout`` in each HTTP/1 connection of the transport's own client.
     private let connectionBodies: ConnectionBodyWatch?
+    /// The TLS settings; nil for none.
+    public let tls: TransportTLS?
+    /// The `HTTPClient` of each pinned host or pattern, by ``/AuthCore/CertificatePinning/Entry/pattern``.
+    let pinnedClients: [String: HTTPClient]
+    /// The TLS configuration of requests to each origin with a client identity.
+    let identityConfigurations: [Origin: TLSConfiguration]
 
     /// Creates a transport with its own `HTTPClient`; call ``shutdown()`` when done.
     ///
@@ -96,11 +107,14 @@ public final class HTTPClientTransport: Transport {
     ///   - maxResponseBytes: The largest response body read.
     ///   - responseHeadTimeout: How long a request may wait for its response's head.
     ///   - bodyReadTimeout: How long a response's body may go without bytes; nil for no bound.
+    ///   - tls: Pins and client certificates; nil for none. Each pinned host or pattern gets an
+    ///     `HTTPClient` of its own, made from `configuration`.
     public convenience init(
         configuration: HTTPClient.Configuration = HTTPClientTransport.defaultConfiguration,
         maxResponseBytes: Int = 16 << 20,
         responseHeadTimeout: Duration = .seconds(30),
-        bodyReadTimeout: Duration? = .seconds(60)
+        bodyReadTimeout: Duration? = .seconds(60),
+        tls: TransportTLS? = nil
     ) {
         var configuration = configuration
         configuration.redirectConfiguration = .disallow
@@ -109,8 +123,24 @@ public final class HTTPClientTransport: Transport {
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.leaveOutNoOpTracer()
         let connections = bodyReadTimeout.map(ConnectionBodyWatch.init(timeout:))
+        var pinnedClients: [String: HTTPClient] = [:]
+        if let pinning = tls?.pinning {
+            for entry in pinning.entries {
+                var pinned = configuration
+                PinnedConnectionCheck.install(pinning, entry: entry, in: &pinned)
+                connections?.install(in: &pinned)
+                pinnedClients[entry.pattern] = HTTPClient(eventLoopGroupProvider: .singleton, configuration: pinned)
+            }
+        }
         connections?.install(in: &configuration)
-        self.init(client: HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration), owned: true, maxResponseBytes, responseHeadTimeout, bodyReadTimeout, connections)
+        let base = configuration.tlsConfiguration ?? .makeClientConfiguration()
+        let identityConfigurations = (tls?.clientIdentities ?? [:]).mapValues { identity in
+            var presenting = base
+            presenting.certificateChain = identity.certificateChain.map { .certificate($0) }
+            presenting.privateKey = .privateKey(identity.privateKey)
+            return presenting
+        }
+        self.init(client: HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration), owned: true, maxResponseBytes, responseHeadTimeout, bodyReadTimeout, connections, tls: tls, pinnedClients: pinnedClients, identityConfigurations: identityConfigurations)
     }
 
     /// Wraps an `HTTPClient` the caller owns (and shuts down). Its redirect configuration should
@@ -132,7 +162,10 @@ public final class HTTPClientTransport: Transport {
         self.init(client: client, owned: false, maxResponseBytes, responseHeadTimeout, bodyReadTimeout, nil)
     }
 
-    private init(client: HTTPClient, owned: Bool, _ maxResponseBytes: Int, _ responseHeadTimeout: Duration, _ bodyReadTimeout: Duration?, _ connections: ConnectionBodyWatch?) {
+    private init(
+        client: HTTPClient, owned: Bool, _ maxResponseBytes: Int, _ responseHeadTimeout: Duration, _ bodyReadTimeout: Duration?, _ connections: ConnectionBodyWatch?,
+        tls: TransportTLS? = nil, pinnedClients: [String: HTTPClient] = [:], identityConfigurations: [Origin: TLSConfiguration] = [:]
+    ) {
         self.client = client
         self.ownsClient = owned
         self.maxResponseBytes = maxResponseBytes
@@ -141,6 +174,9 @@ public final class HTTPClientTransport: Transport {
         self.bodyReadTimeout = bodyReadTimeout
         self.bodyReads = bodyReadTimeout.map { BodyReadWatch(timeout: $0, loops: client.eventLoopGroup) }
         self.connectionBodies = connections
+        self.tls = tls
+        self.pinnedClients = pinnedClients
+        self.identityConfigurations = identityConfigurations
     }
 
     /// `duration` in nanoseconds, at least 0 and at most about 292 years.
@@ -179,16 +215,18 @@ public final class HTTPClientTransport: Transport {
     ///   - configuration: The AsyncHTTPClient configuration.
     ///   - responseHeadTimeout: How long a request may wait for its response's head.
     ///   - bodyReadTimeout: How long a response's body may go without bytes; nil for no bound.
+    ///   - tls: Pins and client certificates; nil for none.
     ///   - isolation: The caller's actor isolation.
     ///   - body: Work to do with the transport.
     public static func withTransport<T>(
         configuration: HTTPClient.Configuration = HTTPClientTransport.defaultConfiguration,
         responseHeadTimeout: Duration = .seconds(30),
         bodyReadTimeout: Duration? = .seconds(60),
+        tls: TransportTLS? = nil,
         isolation: isolated (any Actor)? = #isolation,
         _ body: (HTTPClientTransport) async throws -> T
     ) async throws -> T {
-        let transport = HTTPClientTransport(configuration: configuration, responseHeadTimeout: responseHeadTimeout, bodyReadTimeout: bodyReadTimeout)
+        let transport = HTTPClientTransport(configuration: configuration, responseHeadTimeout: responseHeadTimeout, bodyReadTimeout: bodyReadTimeout, tls: tls)
         do {
             let result = try await body(transport)
             try await transport.shutdown()
@@ -199,8 +237,9 @@ public final class HTTPClientTransport: Transport {
         }
     }
 
-    /// Shuts down the client this transport created (a no-op for a client the caller owns).
+    /// Shuts down the clients this transport created (a no-op for a client the caller owns).
     public func shutdown() async throws {
+        for pinned in pinnedClients.values { try await pinned.shutdown() }
         if ownsClient { try await client.shutdown() }
     }
 
@@ -217,6 +256,9 @@ public final class HTTPClientTransport: Transport {
     ///   ``/AuthCore/RequestOptions/timeout`` or ``responseHeadTimeout``, or its body brought no
     ///   bytes for ``bodyReadTimeout``;
     ///   `.transport` when the request cannot be sent or the response cannot be read;
+    ///   ``/AuthCore/TLSTrustError`` code `.pinMismatch` when a pinned host's key is none of its
+    ///   pins, `.certificateBindingUnmet` when a certificate-bound token would go over a
+    ///   connection without its certificate (nothing is sent either way);
     ///   `CancellationError` when the task is cancelled.
     // It copies the request's and the response's bodies, work that stays off an actor's
     // executor (the main actor's, say): a caller isolated to an actor is sent through a
@@ -249,7 +291,10 @@ public final class HTTPClientTransport: Transport {
         let maxResponseBytes = min(maxResponseBytes, request.options.maxResponseBytes ?? .max)
         do {
             // A request AsyncHTTPClient cannot take throws `AuthError`, rethrown as it is.
-            let response = try await client.execute(try Self.outgoing(request), timeout: timeout)
+            let (client, tlsConfiguration) = try route(request)
+            var outgoing = try Self.outgoing(request)
+            outgoing.tlsConfiguration = tlsConfiguration
+            let response = try await client.execute(outgoing, timeout: timeout)
             let head = ResponseHead(headers: response.headers)
             let body: ByteBuffer
             if let bodyReads, !(response.version.major == 1 && connectionBodies?.coversEveryConnection == true) {
@@ -263,6 +308,9 @@ public final class HTTPClientTransport: Transport {
         } catch is CancellationError {
             throw CancellationError()
         } catch let error as AuthError {
+            throw error
+        } catch let error as TLSTrustError {
+            // Never `.transport`: the retry middleware must not try another connection.
             throw error
         } catch let error as HTTPClientError where error == .deadlineExceeded {
             if Task.isCancelled { throw CancellationError() }

@@ -1,0 +1,32 @@
+import AsyncHTTPClient
+import AuthCore
+import NIOSSL
+
+extension HTTPClientTransport {
+    /// The client `request` goes through (a pinned host's own, or the transport's) and the TLS
+    /// configuration that presents the origin's client identity (nil: the client's own).
+    /// - Throws: ``/AuthCore/TLSTrustError`` code `.certificateBindingUnmet` when the request's
+    ///   bearer token is bound to a certificate the connection would not present; `.pinMismatch`
+    ///   when a pinned host is asked for over plain HTTP, where no key can be checked.
+    func route(_ request: AuthRequest) throws(TLSTrustError) -> (HTTPClient, TLSConfiguration?) {
+        let origin = request.origin
+        if let authorization = request.head.headerFields[.authorization],
+            let required = CertificateBinding.requiredThumbprint(authorization: authorization)
+        {
+            let presented = origin.flatMap { tls?.clientIdentities[$0] }
+            guard let presented, presented.thumbprint == required else {
+                let host = origin?.host ?? "?"
+                let reason = presented == nil ? "no client certificate is configured for \(origin?.description ?? "the request's origin")" : "the client certificate configured for \(origin?.description ?? "?") is another one"
+                throw TLSTrustError(code: .certificateBindingUnmet, message: "the bearer token is bound to a client certificate (cnf.x5t#S256), and \(reason): nothing was sent", host: host)
+            }
+        }
+        let configuration = origin.flatMap { identityConfigurations[$0] }
+        guard let pinning = tls?.pinning, let origin, let entry = pinning.entry(forHost: origin.host) else {
+            return (client, configuration)
+        }
+        guard origin.scheme == "https", let pinned = pinnedClients[entry.pattern] else {
+            throw TLSTrustError(code: .pinMismatch, message: "\(origin) is pinned, and a key can be checked only over https: nothing was sent", host: origin.host)
+        }
+        return (pinned, configuration)
+    }
+}
