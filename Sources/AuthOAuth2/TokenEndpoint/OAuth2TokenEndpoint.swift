@@ -40,6 +40,14 @@ public enum OAuth2ClientAuthentication: Sendable {
     case none
     /// `private_key_jwt`: a JWT the client signs with its private key, fresh for each request.
     case privateKeyJWT(any ClientAssertionSigner)
+    /// `tls_client_auth` (RFC 8705 §2.1): the client proves itself with a client certificate
+    /// from a CA the server trusts, presented in the TLS handshake; `client_id` in the form body.
+    /// The transport presents the certificate: give AuthHTTPClient's `HTTPClientTransport` a
+    /// `TLSClientIdentity` for the token endpoint's origin (`TransportTLS`).
+    case tlsClientAuth
+    /// `self_signed_tls_client_auth` (RFC 8705 §2.2): as ``tlsClientAuth``, with a self-signed
+    /// certificate the server knows from the client's registration (its JWKS).
+    case selfSignedTLSClientAuth
 
     /// `value` form-encoded with a space as `%20` (every `+` form encoding writes is a space: a
     /// `+` of the value is written `%2B`).
@@ -63,7 +71,7 @@ public enum OAuth2ClientAuthentication: Sendable {
             request.head.headerFields[.authorization] = "Basic " + Data(pair.utf8).base64EncodedString()
         case .clientSecretPost(let secret):
             form += [("client_id", clientID), ("client_secret", secret.reveal)]
-        case .none:
+        case .none, .tlsClientAuth, .selfSignedTLSClientAuth:
             form.append(("client_id", clientID))
         case .privateKeyJWT(let signer):
             let assertion = try await signer.assertion(clientID: clientID, audience: endpoint)
