@@ -31,6 +31,10 @@ var clock: any AuthClock { given() }
 var cluster: PostgresTestCluster { given() }
 var router: Router<BasicRequestContext> { given() }
 var publicKeyPEM: String { given() }
+var chainPEM: String { given() }
+var keyPEM: String { given() }
+var currentKeyPin: String { given() }
+var backupKeyPin: String { given() }
 var secretAccessKey: String { given() }
 var sessionToken: String { given() }
 var sharedSecret: Data { given() }

@@ -453,6 +453,15 @@ import Testing
         }
     }
 
+    /// Sources/AuthCore/TLS/CertificatePinning.swift:14
+    static func AuthCore_TLS_CertificatePinning_14() async throws {
+        let pinning = try CertificatePinning(
+            pins: ["api.example.com": ["jH8P6J0U0VLlNrkYdqjB3yk4PAqPbs3mdfYkAxOd0Fs=", "n6Bmzr0q6zHLDw8j1R8P4hE9S4xWlgbGqxSf2VKW8ZQ="]],
+            expires: Date(timeIntervalSince1970: 1_830_000_000)
+        )
+        _ = pinning
+    }
+
     /// Sources/AuthCore/Vault/AESGCMCipher.swift:6
     static func AuthCore_Vault_AESGCMCipher_6() async throws {
         let cipher = try AESGCMCipher(key: keyFromKeychainOrKMS)   // 32 bytes
@@ -485,13 +494,21 @@ import Testing
         _ = stored
     }
 
-    /// Sources/AuthHTTPClient/HTTPClientTransport.swift:14
-    static func AuthHTTPClient_HTTPClientTransport_14() async throws {
+    /// Sources/AuthHTTPClient/HTTPClientTransport.swift:15
+    static func AuthHTTPClient_HTTPClientTransport_15() async throws {
         try await HTTPClientTransport.withTransport { transport in
             let container = AuthContainer()
             container.useHTTPClient(transport)
             // make clients of the container and send requests here
         }
+    }
+
+    /// Sources/AuthHTTPClient/TLS/TLSClientIdentity.swift:9
+    static func AuthHTTPClient_TLS_TLSClientIdentity_9() async throws {
+        let identity = try TLSClientIdentity(certificateChainPEM: chainPEM, privateKeyPEM: keyPEM)
+        let tls = try TransportTLS(clientIdentities: [Origin(scheme: "https", host: "mtls.example.com"): identity])
+        _ = identity
+        _ = tls
     }
 
     /// Sources/AuthMFA/Base32/Base32.swift:8
@@ -873,8 +890,8 @@ import Testing
         _ = reports
     }
 
-    /// Sources/AuthOAuth2/TokenEndpoint/OAuth2TokenEndpoint.swift:85
-    static func AuthOAuth2_TokenEndpoint_OAuth2TokenEndpoint_85() async throws {
+    /// Sources/AuthOAuth2/TokenEndpoint/OAuth2TokenEndpoint.swift:93
+    static func AuthOAuth2_TokenEndpoint_OAuth2TokenEndpoint_93() async throws {
         let endpoint = OAuth2TokenEndpoint(url: tokenURL, clientID: "svc", authentication: .clientSecretBasic(secret: Secret(clientSecret)), transport: transport)
         let tokens = try await endpoint.requestTokens([("grant_type", "client_credentials"), ("scope", "read")])
         _ = endpoint
@@ -1518,6 +1535,19 @@ import Testing
                 return SessionTicket(ticket: Secret(String(decoding: response.body, as: UTF8.self)), expiresAt: context.now.addingTimeInterval(3600))
             }
         }
+    }
+
+    /// Sources/AuthHTTPClient/Documentation.docc/AuthHTTPClient.md:15
+    static func AuthHTTPClient_Documentation_docc_AuthHTTPClient_15() async throws {
+        let pinning = try CertificatePinning(pins: ["api.example.com": [currentKeyPin, backupKeyPin]])
+        let identity = try TLSClientIdentity(certificateChainPEM: chainPEM, privateKeyPEM: keyPEM)
+        let tls = try TransportTLS(pinning: pinning, clientIdentities: [Origin(scheme: "https", host: "mtls.example.com"): identity])
+        try await HTTPClientTransport.withTransport(tls: tls) { transport in
+            // send requests here
+        }
+        _ = pinning
+        _ = identity
+        _ = tls
     }
 
     /// Sources/AuthOAuth2/Documentation.docc/SigningInWithOAuth2.md:19
