@@ -16,6 +16,8 @@ What AuthOAuth2 must obtain tokens from, served by Authlib's own implementations
   the same for the scope `write` (Authlib's 403 `insufficient_scope` without it);
 - `--refresh-seconds N`: refresh tokens expire after N seconds, and token responses say so as
   `refresh_token_expires_in`; an expired one presented counts `expired_refresh_tokens`;
+- registration (RFC 7591/7592), `client_secret_jwt`, userinfo and token exchange (RFC 8693):
+  see `authlib_provider_extensions.py`;
 - `GET /_counters`, `POST /_expire` (ends every access token), `POST /_issue` (a fresh token family
   for `subject` at the client `app`, as if signed in elsewhere) for the tests. A rotated refresh
   token presented again counts `refresh_token_reuse` and revokes every token of its client and
@@ -51,6 +53,7 @@ from authlib.oauth2.rfc8628 import DeviceAuthorizationEndpoint, DeviceCodeGrant,
 from authlib.oauth2.rfc9207 import IssuerParameter
 from flask import Flask, jsonify, request
 
+from authlib_provider_extensions import REGISTERED, TOKEN_EXCHANGE, install as install_extensions
 from authlib_provider_models import PUBLIC_KEYS, SECRETS, AuthorizationCode, Client, Store, Token, issuer
 from peer_support import serve
 
@@ -69,7 +72,7 @@ def create_app(access_seconds, device_interval=1, device_expires=60, refresh_sec
             store.refresh_expiry[token["refresh_token"]] = time.time() + refresh_seconds
         store.save_token(token, req)
 
-    server = AuthorizationServer(app, query_client=lambda cid: Client(cid) if cid in SECRETS or cid == "app" else None, save_token=save_token)
+    server = AuthorizationServer(app, query_client=lambda cid: REGISTERED.get(cid) or (Client(cid) if cid in SECRETS or cid == "app" else None), save_token=save_token)
 
     class CodeGrant(grants.AuthorizationCodeGrant):
         TOKEN_ENDPOINT_AUTH_METHODS = ["none"]
@@ -240,6 +243,7 @@ def create_app(access_seconds, device_interval=1, device_expires=60, refresh_sec
 
     protect = ResourceProtector()
     protect.register_token_validator(Validator())
+    install_extensions(app, server, store, protect, ClientCredentials.TOKEN_ENDPOINT_AUTH_METHODS)
 
     @app.get("/.well-known/oauth-authorization-server")
     def metadata():
@@ -252,9 +256,11 @@ def create_app(access_seconds, device_interval=1, device_expires=60, refresh_sec
             device_authorization_endpoint=f"{base}/device_authorization",
             introspection_endpoint=f"{base}/oauth/introspect",
             jwks_uri=f"{base}/jwks",
-            grant_types_supported=["authorization_code", "refresh_token", "client_credentials", DeviceCodeGrant.GRANT_TYPE],
+            registration_endpoint=f"{base}/register",
+            userinfo_endpoint=f"{base}/oauth/userinfo",
+            grant_types_supported=["authorization_code", "refresh_token", "client_credentials", DeviceCodeGrant.GRANT_TYPE, TOKEN_EXCHANGE],
             response_types_supported=["code"],
-            token_endpoint_auth_methods_supported=["none", "client_secret_basic", "client_secret_post", "private_key_jwt"],
+            token_endpoint_auth_methods_supported=["none", "client_secret_basic", "client_secret_post", "private_key_jwt", "client_secret_jwt"],
             code_challenge_methods_supported=["S256"],
             authorization_response_iss_parameter_supported=True,
             scopes_supported=["openid", "profile", "read", "write"],

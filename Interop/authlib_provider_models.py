@@ -19,6 +19,8 @@ def issuer():
 
 
 class Client(ClientMixin):
+    client_metadata = {}  # nothing registered: Authlib's UserInfoEndpoint answers unsigned JSON
+
     def __init__(self, client_id):
         self.client_id = client_id
         self.method, self.secret = SECRETS.get(client_id, ("none", None))
