@@ -29,6 +29,9 @@ extension TokenRequestBinding {
 
 /// How an OAuth 2.0 client authenticates to the authorization server's endpoints (RFC 6749
 /// §2.3, RFC 7523 §2.2). A secret is held as a ``Secret``: descriptions never show it.
+///
+/// The methods' names as a provider knows them (`token_endpoint_auth_method`) are
+/// ``methodName``'s.
 public enum OAuth2ClientAuthentication: Sendable {
     /// HTTP Basic with the client id and secret, each percent-encoded first (RFC 6749 §2.3.1), a
     /// space as `%20`: the `+` of form encoding is read back as a `+` by servers that decode
@@ -48,6 +51,24 @@ public enum OAuth2ClientAuthentication: Sendable {
     /// `self_signed_tls_client_auth` (RFC 8705 §2.2): as ``tlsClientAuth``, with a self-signed
     /// certificate the server knows from the client's registration (its JWKS).
     case selfSignedTLSClientAuth
+    /// `client_secret_jwt` (RFC 7523 §2.2): a JWT MACed with HS256 over the client secret, fresh
+    /// for each request (see ``ClientSecretJWT``); the secret itself is never sent.
+    case clientSecretJWT(secret: Secret)
+
+    /// The method's name in registration and metadata (`token_endpoint_auth_method`, RFC 7591
+    /// §2): `client_secret_basic`, `client_secret_post`, `none`, `private_key_jwt`,
+    /// `client_secret_jwt`, `tls_client_auth`, `self_signed_tls_client_auth`.
+    public var methodName: String {
+        switch self {
+        case .clientSecretBasic: "client_secret_basic"
+        case .clientSecretPost: "client_secret_post"
+        case .none: "none"
+        case .privateKeyJWT: "private_key_jwt"
+        case .clientSecretJWT: "client_secret_jwt"
+        case .tlsClientAuth: "tls_client_auth"
+        case .selfSignedTLSClientAuth: "self_signed_tls_client_auth"
+        }
+    }
 
     /// `value` form-encoded with a space as `%20` (every `+` form encoding writes is a space: a
     /// `+` of the value is written `%2B`).
@@ -75,6 +96,9 @@ public enum OAuth2ClientAuthentication: Sendable {
             form.append(("client_id", clientID))
         case .privateKeyJWT(let signer):
             let assertion = try await signer.assertion(clientID: clientID, audience: endpoint)
+            form += [("client_id", clientID), ("client_assertion_type", Self.jwtBearerAssertionType), ("client_assertion", assertion)]
+        case .clientSecretJWT(let secret):
+            let assertion = try await ClientSecretJWT(secret: secret).assertion(clientID: clientID, audience: endpoint)
             form += [("client_id", clientID), ("client_assertion_type", Self.jwtBearerAssertionType), ("client_assertion", assertion)]
         }
     }
