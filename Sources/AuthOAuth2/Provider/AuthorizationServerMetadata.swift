@@ -27,6 +27,8 @@ public struct AuthorizationServerMetadata: Sendable, Equatable, Codable {
     public var jwksURI: URL?
     /// `userinfo_endpoint` (OpenID Connect).
     public var userinfoEndpoint: URL?
+    /// `registration_endpoint` (RFC 7591).
+    public var registrationEndpoint: URL?
     /// `scopes_supported`.
     public var scopesSupported: [String]?
     /// `grant_types_supported`; RFC 8414 reads a missing list as authorization code and implicit.
@@ -59,6 +61,7 @@ public struct AuthorizationServerMetadata: Sendable, Equatable, Codable {
         case deviceAuthorizationEndpoint = "device_authorization_endpoint"
         case jwksURI = "jwks_uri"
         case userinfoEndpoint = "userinfo_endpoint"
+        case registrationEndpoint = "registration_endpoint"
         case scopesSupported = "scopes_supported"
         case grantTypesSupported = "grant_types_supported"
         case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
