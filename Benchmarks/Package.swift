@@ -136,6 +136,7 @@ let package = Package(
             .product(name: "AuthCore", package: "AuthKit"),
             .product(name: "AuthOAuth2", package: "AuthKit"),
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "JWTKit", package: "jwt-kit"),
         ]),
         benchmarkTarget("Signing", dependencies: [

@@ -15,9 +15,13 @@ import Synchronization
 final class JWKSCache: Sendable {
     /// A fetched key set.
     struct KeySet: Sendable {
-        let keys: JWTKeyCollection
-        /// The algorithm of each key, by key id.
-        let algorithms: [String: String]
+        /// A usable key: its one algorithm and jwt-kit's verifier for it.
+        struct Key: Sendable {
+            let algorithm: String
+            let verifier: any JWTAlgorithm
+        }
+        /// The usable keys, by key id.
+        let keys: [String: Key]
         /// The key id of the set's only key, when it has one key (a token may then name none).
         let soleKID: String?
         let fetchedAt: Date
@@ -87,19 +91,25 @@ final class JWKSCache: Sendable {
             throw AuthError(code: .responseTooLarge, message: "the provider's key set at \(url.path) holds \(listed.count) keys, more than \(limits.maxKeys)")
         }
         let usable = listed.filter { ($0["use"] as? String ?? "sig") == "sig" }
-        let collection = JWTKeyCollection()
-        var algorithms: [String: String] = [:]
+        var keys: [String: KeySet.Key] = [:]
         for var key in usable {
             guard let algorithm = algorithm(of: key) else { continue }
             let kid = key["kid"] as? String ?? (usable.count == 1 ? "authkit-sole-key" : nil)
             guard let kid else { continue }
             key["kid"] = kid
             key["alg"] = algorithm
-            guard let data = try? JSONSerialization.data(withJSONObject: key), let jwk = try? JSONDecoder().decode(JWK.self, from: data),
-                  (try? await collection.add(jwk: jwk, isDefault: usable.count == 1)) != nil else { continue }
-            algorithms[kid] = algorithm
+            guard let verifier = await verifier(of: key, kid: kid, algorithm: algorithm) else { continue }
+            keys[kid] = KeySet.Key(algorithm: algorithm, verifier: verifier)
         }
-        return KeySet(keys: collection, algorithms: algorithms, soleKID: algorithms.count == 1 ? algorithms.keys.first : nil, fetchedAt: now)
+        return KeySet(keys: keys, soleKID: keys.count == 1 ? keys.keys.first : nil, fetchedAt: now)
+    }
+
+    /// jwt-kit's verifier of one JWK with its algorithm; nil for a key it cannot read.
+    private static func verifier(of key: [String: Any], kid: String, algorithm: String) async -> (any JWTAlgorithm)? {
+        guard let data = try? JSONSerialization.data(withJSONObject: key), let jwk = try? JSONDecoder().decode(JWK.self, from: data) else { return nil }
+        let collection = JWTKeyCollection()
+        guard (try? await collection.add(jwk: jwk)) != nil else { return nil }
+        return try? await collection.getKey(for: JWKIdentifier(string: kid), alg: algorithm)
     }
 
     /// The algorithm a key is used with: its `alg` when AuthKit accepts it, or its type's.

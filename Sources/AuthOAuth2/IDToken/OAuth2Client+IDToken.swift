@@ -28,11 +28,12 @@ extension OAuth2Client {
         guard let jwksURI = metadata.jwksURI else {
             throw AuthError(code: .misconfigured, message: "the provider \(metadata.issuer.absoluteString) publishes no keys (jwks_uri): its ID tokens cannot be checked")
         }
-        let header = try Self.idTokenHeader(token)
-        guard let alg = header.alg, Self.idTokenAlgorithms.contains(alg) else {
-            throw Self.idTokenFailure("is signed with \(header.alg.map { "alg \($0)" } ?? "no alg"), which is not accepted")
+        let jws = try CompactJWS(token)
+        guard let alg = jws.alg, Self.idTokenAlgorithms.contains(alg) else {
+            throw Self.idTokenFailure("is signed with \(jws.alg.map { "alg \($0)" } ?? "no alg"), which is not accepted")
         }
-        let claims = try await verifiedClaims(token, header: header, jwksURI: jwksURI)
+        let now = clock.now()
+        let claims = try await verifiedClaims(jws, jwksURI: jwksURI, now: now)
         guard claims.issuer == metadata.issuer.absoluteString else {
             throw Self.idTokenFailure("names the issuer \(claims.issuer), not \(metadata.issuer.absoluteString)")
         }
@@ -40,7 +41,6 @@ extension OAuth2Client {
         if claims.audience.count > 1 || claims.authorizedParty != nil {
             guard claims.authorizedParty == clientID else { throw Self.idTokenFailure("names other audiences and is not authorized for this client (azp)") }
         }
-        let now = clock.now()
         let skew = TimeInterval(clockSkew.components.seconds)
         guard claims.expiresAt.addingTimeInterval(skew) > now else { throw Self.idTokenFailure("has expired (exp)") }
         guard claims.issuedAt.addingTimeInterval(-skew) <= now else { throw Self.idTokenFailure("was issued in the future (iat)") }
@@ -52,40 +52,57 @@ extension OAuth2Client {
 
     /// The claims once the signature holds with the key the header names, used with that
     /// key's own algorithm; the keys fetched again once (within the cache's limits) for a key id
-    /// the set lacks.
-    private func verifiedClaims(_ token: String, header: (alg: String?, kid: String?), jwksURI: URL) async throws -> IDTokenClaims {
-        let now = clock.now()
+    /// the set lacks. The token is decoded once: the signature is checked on its signing input
+    /// as it came, then the claims are decoded.
+    private func verifiedClaims(_ jws: CompactJWS, jwksURI: URL, now: Date) async throws -> IDTokenClaims {
         var set = try await jwks.current(from: jwksURI, transport: transport, now: now)
-        let kid = header.kid ?? set.soleKID
-        guard let kid else {
+        guard let kid = jws.kid ?? set.soleKID else {
             throw Self.idTokenFailure("names no key (kid) and the provider publishes several")
         }
-        if set.algorithms[kid] == nil, let fresh = try await jwks.refreshed(from: jwksURI, transport: transport, now: now) {
+        if set.keys[kid] == nil, let fresh = try await jwks.refreshed(from: jwksURI, transport: transport, now: now) {
             set = fresh
         }
-        guard let algorithm = set.algorithms[kid] else {
+        guard let key = set.keys[kid] else {
             throw Self.idTokenFailure("is signed with a key the provider does not publish (its keys were fetched again, or at most a minute ago)")
         }
-        guard header.alg == algorithm else {
-            throw Self.idTokenFailure("says alg \(header.alg ?? "none"), but its key is for \(algorithm)")
+        guard jws.alg == key.algorithm else {
+            throw Self.idTokenFailure("says alg \(jws.alg ?? "none"), but its key is for \(key.algorithm)")
         }
+        let holds: Bool
         do {
-            return try await set.keys.verify(token, as: IDTokenClaims.self)
-        } catch let error as JWTKit.JWTError {
-            throw AuthError(code: .authorizationFailed, message: "the ID token's signature does not hold (\(error.errorType))", underlying: error)
+            holds = try key.verifier.verify(jws.signature, signs: jws.signingInput)
+        } catch {
+            throw AuthError(code: .authorizationFailed, message: "the ID token's signature does not hold (\(DecodingFailure(error)))", underlying: error)
+        }
+        guard holds else { throw AuthError(code: .authorizationFailed, message: "the ID token's signature does not hold") }
+        do {
+            return try JSONDecoder().decode(IDTokenClaims.self, from: jws.payload)
         } catch {
             throw AuthError(code: .authorizationFailed, message: "the ID token is not a valid JWT: \(DecodingFailure(error))")
         }
     }
 
-    /// The `alg` and `kid` of a compact JWS, read before anything else.
-    static func idTokenHeader(_ token: String) throws -> (alg: String?, kid: String?) {
-        struct Header: Decodable { let alg: String?; let kid: String? }
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let data = AuthCore.JWT.base64URLDecode(parts[0]), let header = try? JSONDecoder().decode(Header.self, from: data) else {
-            throw idTokenFailure("is not a compact JWS (three base64url parts with a JSON header)")
+    /// A compact JWS split once: its header's `alg` and `kid`, its signing input, payload and
+    /// signature.
+    struct CompactJWS {
+        let alg: String?
+        let kid: String?
+        let signingInput: Data
+        let payload: Data
+        let signature: Data
+
+        init(_ token: String) throws {
+            struct Header: Decodable { let alg: String?; let kid: String? }
+            let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count == 3, let header = AuthCore.JWT.base64URLDecode(parts[0]).flatMap({ try? JSONDecoder().decode(Header.self, from: $0) }),
+                  let payload = AuthCore.JWT.base64URLDecode(parts[1]), let signature = AuthCore.JWT.base64URLDecode(parts[2]) else {
+                throw OAuth2Client.idTokenFailure("is not a compact JWS (three base64url parts with a JSON header)")
+            }
+            (alg, kid) = (header.alg, header.kid)
+            signingInput = Data(token[parts[0].startIndex..<parts[1].endIndex].utf8)
+            self.payload = payload
+            self.signature = signature
         }
-        return (header.alg, header.kid)
     }
 
     static func idTokenFailure(_ what: String) -> AuthError {
