@@ -759,6 +759,12 @@ import Testing
         _ = strategy
     }
 
+    /// Sources/AuthOAuth2/ClientAuthentication/ClientSecretJWT.swift:13
+    static func AuthOAuth2_ClientAuthentication_ClientSecretJWT_13() async throws {
+        let client = OAuth2Client(provider: oauthProvider, clientID: "billing", authentication: .clientSecretJWT(secret: Secret(clientSecret)), transport: transport)
+        _ = client
+    }
+
     /// Sources/AuthOAuth2/ClientAuthentication/PrivateKeyJWT.swift:13
     static func AuthOAuth2_ClientAuthentication_PrivateKeyJWT_13() async throws {
         let key = ES256PrivateKey()
@@ -872,6 +878,26 @@ import Testing
         _ = tokenEndpoint
     }
 
+    /// Sources/AuthOAuth2/Registration/ClientMetadata.swift:7
+    static func AuthOAuth2_Registration_ClientMetadata_7() async throws {
+        let metadata = ClientMetadata(clientName: "orders-cli", redirectURIs: [URL(string: "http://127.0.0.1/callback")!], grantTypes: ["authorization_code", "refresh_token"], tokenEndpointAuthMethod: "none")
+        _ = metadata
+    }
+
+    /// Sources/AuthOAuth2/Registration/ClientRegistrar.swift:12
+    static func AuthOAuth2_Registration_ClientRegistrar_12() async throws {
+        let registrar = ClientRegistrar(provider: oauthProvider, transport: transport)
+        let install = AccountKey(namespace: "orders-cli", account: "install")
+        let metadata = ClientMetadata(clientName: "orders-cli", redirectURIs: [URL(string: "http://127.0.0.1/callback")!], tokenEndpointAuthMethod: "none")
+        let registration = try await registrar.registeredClient(metadata, vault: vault, account: install)
+        let app = try OAuth2Client(provider: oauthProvider, registration: registration, transport: transport)
+        _ = registrar
+        _ = install
+        _ = metadata
+        _ = registration
+        _ = app
+    }
+
     /// Sources/AuthOAuth2/Revocation/OAuth2Client+Revocation.swift:28
     static func AuthOAuth2_Revocation_OAuth2Client_Revocation_28() async throws {
         try await app.signOut(aliceClient)
@@ -890,12 +916,43 @@ import Testing
         _ = reports
     }
 
-    /// Sources/AuthOAuth2/TokenEndpoint/OAuth2TokenEndpoint.swift:93
-    static func AuthOAuth2_TokenEndpoint_OAuth2TokenEndpoint_93() async throws {
+    /// Sources/AuthOAuth2/TokenEndpoint/OAuth2TokenEndpoint.swift:117
+    static func AuthOAuth2_TokenEndpoint_OAuth2TokenEndpoint_117() async throws {
         let endpoint = OAuth2TokenEndpoint(url: tokenURL, clientID: "svc", authentication: .clientSecretBasic(secret: Secret(clientSecret)), transport: transport)
         let tokens = try await endpoint.requestTokens([("grant_type", "client_credentials"), ("scope", "read")])
         _ = endpoint
         _ = tokens
+    }
+
+    /// Sources/AuthOAuth2/TokenExchange/OAuth2Client+TokenExchange.swift:13
+    static func AuthOAuth2_TokenExchange_OAuth2Client_TokenExchange_13() async throws {
+        let downstream = try await app.exchangeToken(TokenExchange(subjectToken: tokens.accessToken, audience: ["orders"]))
+        _ = downstream
+    }
+
+    /// Sources/AuthOAuth2/TokenExchange/TokenExchange.swift:12
+    static func AuthOAuth2_TokenExchange_TokenExchange_12() async throws {
+        let exchange = TokenExchange(subjectToken: tokens.accessToken, audience: ["orders"], scopes: ["orders.read"])
+        let issued = try await app.exchangeToken(exchange)
+        _ = exchange
+        _ = issued
+    }
+
+    /// Sources/AuthOAuth2/TokenExchange/TokenExchangeStrategy.swift:19
+    static func AuthOAuth2_TokenExchange_TokenExchangeStrategy_19() async throws {
+        let gateway = OAuth2Client(provider: oauthProvider, clientID: "gateway", authentication: .clientSecretBasic(secret: Secret(clientSecret)), transport: transport)
+        let strategy = TokenExchangeStrategy(client: gateway, subject: aliceClient, audience: ["orders"], allowedHosts: AllowedHosts(["orders.example.com"]))
+        let orders = container.makeClient(for: strategy.account(), strategy: strategy)
+        _ = gateway
+        _ = strategy
+        _ = orders
+    }
+
+    /// Sources/AuthOAuth2/UserInfo/OAuth2Client+UserInfo.swift:15
+    static func AuthOAuth2_UserInfo_OAuth2Client_UserInfo_15() async throws {
+        let me = try await app.userInfo(for: aliceClient)
+        print(me.subject, me.email ?? "-")
+        _ = me
     }
 
     /// Sources/AuthObservation/AccountStateModel.swift:8
