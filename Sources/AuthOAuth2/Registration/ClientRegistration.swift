@@ -62,7 +62,7 @@ public struct ClientRegistration: Credential {
     /// that needs a secret the provider did not issue.
     public var authentication: OAuth2ClientAuthentication? {
         switch (metadata.tokenEndpointAuthMethod ?? "client_secret_basic", clientSecret) {
-        case ("none", _): .none
+        case ("none", _): OAuth2ClientAuthentication.none
         case ("client_secret_basic", let secret?): .clientSecretBasic(secret: secret)
         case ("client_secret_post", let secret?): .clientSecretPost(secret: secret)
         case ("client_secret_jwt", let secret?): .clientSecretJWT(secret: secret)

@@ -1,5 +1,5 @@
 public import AuthCore
-public import Foundation
+import Foundation
 
 extension OAuth2Client {
     /// The client a registration describes (RFC 7591): its id, and its authentication by the

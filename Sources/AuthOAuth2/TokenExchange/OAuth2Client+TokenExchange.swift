@@ -1,5 +1,5 @@
 public import AuthCore
-public import Foundation
+import Foundation
 
 extension OAuth2Client {
     /// Exchanges a token at the provider's token endpoint (RFC 8693 §2), with this client's
