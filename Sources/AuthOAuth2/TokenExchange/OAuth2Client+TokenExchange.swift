@@ -43,6 +43,12 @@ public struct ExchangedToken: Sendable, Equatable, CustomStringConvertible {
     /// `issued_token_type`.
     public var issuedTokenType: String
 
+    /// Creates the result of an exchange (as read from a token endpoint's answer, or in tests).
+    public init(tokens: BearerTokenSet, issuedTokenType: String) {
+        self.tokens = tokens
+        self.issuedTokenType = issuedTokenType
+    }
+
     /// The type and the tokens' description; never a token.
     public var description: String { "ExchangedToken(\(issuedTokenType), \(tokens))" }
 }
