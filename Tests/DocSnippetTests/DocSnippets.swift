@@ -260,6 +260,13 @@ import Testing
         _ = me
     }
 
+    /// Sources/AuthCore/Container/AuthContainer+AccessGate.swift:11
+    static func AuthCore_Container_AuthContainer_AccessGate_11() async throws {
+        container.useCredentialAccessGate(CredentialAccessGate(approvalWindow: .seconds(300)) { access in
+            try await promptUser("Use your saved sign-in for \(access.origin.host)? [y/N]") == "y"
+        })
+    }
+
     /// Sources/AuthCore/Container/AuthContainer+Cipher.swift:8
     static func AuthCore_Container_AuthContainer_Cipher_8() async throws {
         container.useCipher(try AESGCMCipher(key: keyFromTheKeychainOrASecretsManager))
@@ -362,6 +369,14 @@ import Testing
                 logger.info("\(request.head.method) \(request.head.path ?? "/"): \(response.status.code)")
             }
         }
+    }
+
+    /// Sources/AuthCore/Middleware/CredentialAccessGate.swift:14
+    static func AuthCore_Middleware_CredentialAccessGate_14() async throws {
+        container.useCredentialAccessGate(CredentialAccessGate(approvalWindow: .seconds(300)) { access in
+            print("Use the saved sign-in of \(access.account) for \(access.origin)? [y/N] ", terminator: "")
+            return readLine()?.lowercased() == "y"
+        })
     }
 
     /// Sources/AuthCore/Middleware/CredentialScope.swift:20

@@ -31,7 +31,7 @@ extension AuthContainer {
         ]
         let headers = self[DefaultHeadersKey.self]
         if !headers.isEmpty { middlewares.append(HeadersMiddleware(headers, secretFields: secrets, secretScope: context.credentialScope)) }
-        middlewares.append(AuthenticationMiddleware(session: session))
+        middlewares.append(AuthenticationMiddleware(session: session, accessGate: self[CredentialAccessGateKey.self]))
         middlewares += plugins.middlewares(where: { !$0.isOutsideAuthentication }, for: context)
         if let timeout = self[RequestTimeoutKey.self] { middlewares.append(TimeoutMiddleware(timeout: timeout, clock: clock)) }
         if let logging = logging(secrets) { middlewares.append(logging) }

@@ -18,22 +18,32 @@ import HTTPTypes
 /// the server never answered with and the client does not hold due, and a third failure throw
 /// `AuthError` (``ErrorCode/csrfRejected`` or ``ErrorCode/rejectedAfterRenewal``)
 /// rather than renew again.
+///
+/// With a ``CredentialAccessGate``, a request that would carry the credential first waits for
+/// the gate's approval; refused, it fails with ``ErrorCode/accessDenied`` and nothing is sent.
 public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
     /// The account's session.
     public let session: AccountSession<Strategy>
     /// The strategy's hosts and the account's events, copied out so the per-request check
     /// touches no generic value.
     private let scope: CredentialScope
+    /// Asked before the credential is used, when the app has one.
+    public let accessGate: CredentialAccessGate?
 
     /// Creates the middleware for one account.
-    public init(session: AccountSession<Strategy>) {
+    /// - Parameters:
+    ///   - session: The account's session.
+    ///   - accessGate: Asked before a request uses the stored credential; nil for none.
+    public init(session: AccountSession<Strategy>, accessGate: CredentialAccessGate? = nil) {
         self.session = session
         self.scope = CredentialScope(allowedHosts: session.strategy.allowedHosts, account: session.account, events: session.events)
+        self.accessGate = accessGate
     }
 
     /// Authorizes, sends, and on an authentication failure renews and retries (twice at most).
     public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
         guard scope.admits(request, credential: "\(Strategy.Value.self)") else { return try await next(withheld(request)) }
+        if let accessGate, !accessGate.isApproved(session.account) { try await admit(request, through: accessGate) }
         // One reading of the clock serves the credential's check and the request's sending time
         // (the skew estimate's bracket, see `observeServerDate`), microseconds apart: a sending
         // time taken early (before a strategy signs a large body, say) only widens the bracket.
@@ -93,6 +103,14 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
         if let challenge = error.underlying as? StepUpChallenge { session.events.emit(.stepUpRequired(session.account, challenge)) }
         guard error.account == nil else { return error }
         return AuthError(code: error.code, message: error.message, account: session.account, status: error.status, responseBody: error.responseBody, underlying: error.underlying, retryAfter: error.retryAfter)
+    }
+
+    /// Asks the gate before the credential is used or renewed; not for an account with no
+    /// credential (nothing to approve: the request fails with `notSignedIn` as without a gate).
+    private nonisolated(nonsending) func admit(_ request: AuthRequest, through gate: CredentialAccessGate) async throws {
+        guard try await session.isSignedIn() else { throw AuthError.notSignedIn(session.account) }
+        guard let origin = request.origin else { throw AuthError.invalidRequest("the request has no origin") }
+        try await gate.admit(CredentialAccess(account: session.account, origin: origin, method: request.head.method.rawValue))
     }
 
     private func rejectedAgain(_ response: AuthResponse) -> AuthError {

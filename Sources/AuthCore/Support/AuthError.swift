@@ -113,6 +113,10 @@ extension ErrorCode where Domain == AuthError {
     /// client's clock, or refused it a third time (after one more try for a credential that
     /// went stale or was due). No further renewal is attempted for the request.
     public static var rejectedAfterRenewal: Self { Self("rejectedAfterRenewal") }
+    /// The app's ``CredentialAccessGate`` did not approve the use of the stored credential
+    /// (the user said no, or the prompt failed: its error is the underlying one). Nothing was
+    /// sent; the next request asks again.
+    public static var accessDenied: Self { Self("accessDenied") }
     /// The server refused the request's CSRF token; a renewal cannot fix that.
     public static var csrfRejected: Self { Self("csrfRejected") }
     /// An authorization (a sign-in through the provider's authorization endpoint or a device
