@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "AuthTelemetry", targets: ["AuthTelemetry"]),
         .library(name: "AuthURLSession", targets: ["AuthURLSession"]),
         .library(name: "AuthOpenAPI", targets: ["AuthOpenAPI"]),
+        .library(name: "AuthKeyring", targets: ["AuthKeyring"]),
         .library(name: "AuthTestServer", targets: ["AuthTestServer"]),
         .library(name: "AuthTestServerAPI", targets: ["AuthTestServerAPI"]),
         .executable(name: "auth-demo", targets: ["AuthDemo"]),
@@ -254,6 +255,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The OS keyring: the Secret Service over D-Bus (a pure-Swift client of the session bus).
+        .target(
+            name: "AuthKeyring",
+            dependencies: ["AuthCore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "keyring-helper",
+            dependencies: ["AuthKeyring", "AuthCore", "AuthFileStore"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "AuthDemo",
             dependencies: [
@@ -418,6 +430,7 @@ let package = Package(
         .testTarget(
             name: "DocSnippetTests",
             dependencies: [
+                "AuthKeyring",
                 "AuthCore", "AuthHTTPClient", "AuthTestServer", "AuthTesting", "AuthSQLiteStore", "AuthFileStore",
                 "AuthCookie", "AuthMFA", "AuthSigning", "AuthCache", "AuthMigration", "AuthOAuth2", "AuthPostgresStore", "AuthObservation", "AuthTelemetry", "AuthURLSession",
                 "AuthOpenAPI", "AuthTestServerAPI",
@@ -430,6 +443,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "AuthKeyringTests",
+            dependencies: ["AuthKeyring", "AuthCore", "AuthTesting", "AuthFileStore", "keyring-helper"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

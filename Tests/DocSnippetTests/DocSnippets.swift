@@ -5,6 +5,7 @@ import AuthCookie
 import AuthCore
 import AuthFileStore
 import AuthHTTPClient
+import AuthKeyring
 import AuthMFA
 import AuthObservation
 import AuthMigration
@@ -524,6 +525,43 @@ import Testing
         let tls = try TransportTLS(clientIdentities: [Origin(scheme: "https", host: "mtls.example.com"): identity])
         _ = identity
         _ = tls
+    }
+
+    /// Sources/AuthKeyring/Container/AuthContainer+Keyring.swift:10
+    static func AuthKeyring_Container_AuthContainer_Keyring_10() async throws {
+        let container = AuthContainer()
+        try await container.useSQLiteStore(at: path)
+        try await container.useKeyringCipher(service: "com.example.mytool")
+        _ = container
+    }
+
+    /// Sources/AuthKeyring/Keyring/Keyring.swift:8
+    static func AuthKeyring_Keyring_Keyring_8() async throws {
+        let keyring = SecretServiceKeyring()
+        let item = KeyringItem(service: "com.example.mytool", account: "api-key")
+        try await keyring.setSecret(KeyringSecret(bytes: Array("s3cr3t".utf8)), for: item, label: "My tool's API key")
+        let secret = try await keyring.secret(for: item)
+        _ = keyring
+        _ = item
+        _ = secret
+    }
+
+    /// Sources/AuthKeyring/Keyring/KeyringSecret.swift:15
+    static func AuthKeyring_Keyring_KeyringSecret_15() async throws {
+        let secret = KeyringSecret(bytes: Array("correct horse battery staple".utf8))
+        print(secret)   // KeyringSecret(28 bytes)
+        let first = secret.withUnsafeBytes { $0.first }
+        _ = secret
+        _ = first
+    }
+
+    /// Sources/AuthKeyring/SecretService/SecretServiceKeyring.swift:13
+    static func AuthKeyring_SecretService_SecretServiceKeyring_13() async throws {
+        let keyring = SecretServiceKeyring()
+        let item = KeyringItem(service: "com.example.mytool", account: "vault-key")
+        if let key = try await keyring.secret(for: item) { print(key) }   // KeyringSecret(32 bytes)
+        _ = keyring
+        _ = item
     }
 
     /// Sources/AuthMFA/Base32/Base32.swift:8
@@ -1620,6 +1658,14 @@ import Testing
         _ = pinning
         _ = identity
         _ = tls
+    }
+
+    /// Sources/AuthKeyring/Documentation.docc/AuthKeyring.md:14
+    static func AuthKeyring_Documentation_docc_AuthKeyring_14() async throws {
+        let container = AuthContainer()
+        try container.useFileStore(at: appSupport)
+        try await container.useKeyringCipher(service: "com.example.mytool")
+        _ = container
     }
 
     /// Sources/AuthOAuth2/Documentation.docc/SigningInWithOAuth2.md:19

@@ -22,9 +22,13 @@ public struct AESGCMCipher: CredentialCipher, CustomStringConvertible, CustomDeb
         self.key = SymmetricKey(data: key)
     }
 
-    /// Uses a `SymmetricKey` of 256 bits.
+    /// Uses a `SymmetricKey` of 256 bits (kept as it is: no copy of its bytes is made).
+    /// - Throws: `CredentialStoreError` code `.invalidArgument` when the key is not 256 bits.
     public init(key: SymmetricKey) throws {
-        try self.init(key: key.withUnsafeBytes { Data($0) })
+        guard key.bitCount == 256 else {
+            throw CredentialStoreError(code: .invalidArgument, message: "an AES-256-GCM key has 32 bytes; this one has \(key.bitCount / 8)")
+        }
+        self.key = key
     }
 
     /// A new random 256-bit key, for callers that keep it themselves.
