@@ -66,6 +66,7 @@ final class PrivateSecretService: @unchecked Sendable {
         bus.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
         bus.arguments = ["--config-file=\(directory)/bus.conf", "--nofork", "--nopidfile"]
         bus.standardOutput = FileHandle.nullDevice
+        bus.standardError = FileHandle.nullDevice
         try bus.run()
         do {
             try await Self.waitFor("the bus socket") { FileManager.default.fileExists(atPath: "\(self.directory)/bus") }

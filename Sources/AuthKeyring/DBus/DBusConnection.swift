@@ -17,8 +17,13 @@ import Darwin
 final class DBusConnection {
     private let socket: Int32
     private var serial: UInt32 = 0
-    /// Bytes read but not yet taken as a message.
-    private var pending: [UInt8] = []
+    /// Bytes read but not yet taken as a message; room reserved up front, so that a secret in
+    /// it is not left behind in a buffer freed on growth.
+    private var pending: [UInt8] = {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(1 << 16)
+        return bytes
+    }()
     /// Signals that arrived while waiting for a reply.
     private var signals: [DBusMessage] = []
     private var closed = false
@@ -159,11 +164,11 @@ final class DBusConnection {
         while pending.count < 16 { try receive(deadline: deadline) }
         let length = try DBusMessage.length(ofMessageStartingWith: Array(pending[0..<16]))
         while pending.count < length { try receive(deadline: deadline) }
-        var bytes = Array(pending[0..<length])
-        // The bytes read may hold a secret: zeroed here, kept only in the message.
+        let bytes = Array(pending[0..<length])
+        // The bytes read may hold a secret: zeroed here, kept only in the message, which zeroes
+        // them when it is done.
         pending.withUnsafeMutableBytes { memsetZero(UnsafeMutableRawBufferPointer(rebasing: $0[0..<length])) }
         pending.removeSubrange(0..<length)
-        defer { zeroize(&bytes) }
         return try DBusMessage(bytes: bytes)
     }
 
