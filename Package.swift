@@ -262,11 +262,6 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(
-            name: "keyring-helper",
-            dependencies: ["AuthKeyring", "AuthCore", "AuthFileStore"],
-            swiftSettings: swiftSettings
-        ),
-        .executableTarget(
             name: "AuthDemo",
             dependencies: [
                 "AuthCore", "AuthHTTPClient", "AuthSQLiteStore", "AuthFileStore", "AuthCookie", "AuthMFA", "AuthSigning", "AuthMigration", "AuthCache", "AuthOAuth2", "AuthPostgresStore", "AuthTestServer",
@@ -447,7 +442,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AuthKeyringTests",
-            dependencies: ["AuthKeyring", "AuthCore", "AuthTesting", "AuthFileStore", "keyring-helper"],
+            dependencies: ["AuthKeyring", "AuthCore", "AuthTesting"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

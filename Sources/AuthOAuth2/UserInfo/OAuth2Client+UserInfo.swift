@@ -1,5 +1,5 @@
 public import AuthCore
-public import Foundation
+import Foundation
 import HTTPTypes
 
 extension OAuth2Client {

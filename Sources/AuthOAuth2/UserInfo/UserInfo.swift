@@ -1,5 +1,5 @@
 public import AuthCore
-public import Foundation
+import Foundation
 
 /// The claims an OpenID Connect provider's userinfo endpoint returns about the user of an
 /// access token (OpenID Connect Core 1.0 §5.3.2). ``OAuth2Client/userInfo(for:)`` returns them
