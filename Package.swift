@@ -1,4 +1,11 @@
 // swift-tools-version:6.2
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 import PackageDescription
 
 /// One list of settings for every target: Swift 6 mode plus the upcoming features that keep

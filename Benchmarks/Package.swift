@@ -1,4 +1,11 @@
 // swift-tools-version:6.1
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 import PackageDescription
 
 /// The root package's settings list, applied to every target here too.

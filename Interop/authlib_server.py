@@ -1,3 +1,10 @@
+# This source file is part of the AuthKit open source project
+#
+# Copyright (c) 2026 the AuthKit project authors
+# Licensed under Apache License v2.0 (see LICENSE)
+#
+# SPDX-License-Identifier: Apache-2.0
+
 """Peer B: an OAuth 2.0 authorization server built with Authlib, for AuthKit's interop tests.
 
 Authlib's `AuthorizationServer` answers `POST /oauth/token` for the password grant (the first

@@ -1,3 +1,10 @@
+# This source file is part of the AuthKit open source project
+#
+# Copyright (c) 2026 the AuthKit project authors
+# Licensed under Apache License v2.0 (see LICENSE)
+#
+# SPDX-License-Identifier: Apache-2.0
+
 """Peer E: an OAuth 2.0 provider and resource server made with django-oauth-toolkit, for AuthKit's interop tests.
 
 A Django 5.2 project in one file, like django_server.py: django-oauth-toolkit (DOT) 3.x with its

@@ -1,3 +1,10 @@
+# This source file is part of the AuthKit open source project
+#
+# Copyright (c) 2026 the AuthKit project authors
+# Licensed under Apache License v2.0 (see LICENSE)
+#
+# SPDX-License-Identifier: Apache-2.0
+
 """What the Django peers (django_server.py, django_oauth_toolkit_server.py) share: the users, the
 counters behind `GET /_counters`, and serving a one-file project on a temporary SQLite database
 that goes away with the process."""

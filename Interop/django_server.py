@@ -1,3 +1,10 @@
+# This source file is part of the AuthKit open source project
+#
+# Copyright (c) 2026 the AuthKit project authors
+# Licensed under Apache License v2.0 (see LICENSE)
+#
+# SPDX-License-Identifier: Apache-2.0
+
 """Peer D: a Django 5.2 project in one file (sessions, CSRF, LoginView, DRF), for AuthKit's interop tests.
 
 Django's own machinery, not a copy of it: `django.contrib.auth.views.LoginView`, SessionMiddleware

@@ -1,3 +1,10 @@
+# This source file is part of the AuthKit open source project
+#
+# Copyright (c) 2026 the AuthKit project authors
+# Licensed under Apache License v2.0 (see LICENSE)
+#
+# SPDX-License-Identifier: Apache-2.0
+
 """Peer: an OAuth 2.0 token endpoint and resource server that require DPoP (RFC 9449), for
 AuthOAuth2's interop tests. Proofs are checked with PyJWT (signature, `typ`, `alg`, the
 embedded `jwk`) and by the rules of RFC 9449 §4.3: `htm`, `htu`, `iat` within a minute, `jti`

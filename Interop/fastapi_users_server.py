@@ -1,3 +1,10 @@
+# This source file is part of the AuthKit open source project
+#
+# Copyright (c) 2026 the AuthKit project authors
+# Licensed under Apache License v2.0 (see LICENSE)
+#
+# SPDX-License-Identifier: Apache-2.0
+
 """Peer U: FastAPI with fastapi-users (SQLAlchemy, JWT strategy), for AuthKit's interop tests.
 
 fastapi-users as its documentation sets it up: users in SQLite (aiosqlite) through

@@ -1,3 +1,10 @@
+# This source file is part of the AuthKit open source project
+#
+# Copyright (c) 2026 the AuthKit project authors
+# Licensed under Apache License v2.0 (see LICENSE)
+#
+# SPDX-License-Identifier: Apache-2.0
+
 """Peer: an HTTPS server on Python's standard library alone (`ssl`, `http.server`), for the TLS
 tests of AuthHTTPClient and AuthOAuth2: certificate pinning, mutual TLS (RFC 8705) and
 certificate-bound access tokens. An implementation of TLS independent of BoringSSL (OpenSSL,

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// What the rest of an OpenAPI chain (a later middleware, or the OpenAPI transport) threw, as the
 /// `underlying` error of the `AuthError.transport` that ``AuthOpenAPIMiddleware`` reports.
 ///

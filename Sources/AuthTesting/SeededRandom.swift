@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// A small seeded random number generator (SplitMix64), for property and fuzz tests whose
 /// failing case must be reproducible: the same seed yields the same sequence on every platform.
 ///

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 // A worker process for the cross-process tests: it opens a shared credential store and acts for
 // one account against an AuthTestServer, as another process (or machine) of the same app would.
 //

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 // A helper program for AuthMigration's kill test: moves a file store into a SQLite database and
 // prints its progress, so a test can kill it midway (SIGKILL) and run it again.
 //

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 // The names the doc comments' examples assume, with the types they have there. The examples are
 // compiled, not run, so the values are never evaluated; the exception is the conformance example,
 // a test suite of its own, which runs against `MyStore` and `temporaryURL()` below.

@@ -31,8 +31,8 @@ import PostgresNIO
 import Testing
 
 @MainActor enum DocSnippets {
-    /// Sources/AuthCache/Cache/ResponseCache.swift:14
-    static func AuthCache_Cache_ResponseCache_14() async throws {
+    /// Sources/AuthCache/Cache/ResponseCache.swift:21
+    static func AuthCache_Cache_ResponseCache_21() async throws {
         let cache = ResponseCache(configuration: .init(maxBytes: 8 << 20))
         cache.observe(container[AuthEventsKey.self])
         let middleware = CacheMiddleware(cache: cache, account: alice)
@@ -40,8 +40,8 @@ import Testing
         _ = middleware
     }
 
-    /// Sources/AuthCache/Cache/ResponseCacheConfiguration.swift:3
-    static func AuthCache_Cache_ResponseCacheConfiguration_3() async throws {
+    /// Sources/AuthCache/Cache/ResponseCacheConfiguration.swift:10
+    static func AuthCache_Cache_ResponseCacheConfiguration_10() async throws {
         var configuration = ResponseCacheConfiguration()
         configuration.maxBytes = 8 << 20            // 8 MiB for every account together
         configuration.defaultLifetime = .seconds(30) // for responses without freshness information
@@ -49,13 +49,13 @@ import Testing
         _ = configuration
     }
 
-    /// Sources/AuthCache/Container/AuthContainer+Cache.swift:5
-    static func AuthCache_Container_AuthContainer_Cache_5() async throws {
+    /// Sources/AuthCache/Container/AuthContainer+Cache.swift:12
+    static func AuthCache_Container_AuthContainer_Cache_12() async throws {
         container[ResponseCacheKey.self].purge(account: alice)
     }
 
-    /// Sources/AuthCache/Container/AuthContainer+Cache.swift:32
-    static func AuthCache_Container_AuthContainer_Cache_32() async throws {
+    /// Sources/AuthCache/Container/AuthContainer+Cache.swift:39
+    static func AuthCache_Container_AuthContainer_Cache_39() async throws {
         let container = AuthContainer()
         container.useResponseCache(.init(maxBytes: 8 << 20, defaultLifetime: .seconds(30)))
         let alice = container.makeClient(for: aliceKey, strategy: bearer)
@@ -63,54 +63,54 @@ import Testing
         _ = alice
     }
 
-    /// Sources/AuthCache/Container/AuthContainer+Cache.swift:59
-    static func AuthCache_Container_AuthContainer_Cache_59() async throws {
+    /// Sources/AuthCache/Container/AuthContainer+Cache.swift:66
+    static func AuthCache_Container_AuthContainer_Cache_66() async throws {
         try await container.useSQLiteStore(at: path)
         let cache = container.useCredentialCache()
         try await cache.preload(namespace: "api")
         _ = cache
     }
 
-    /// Sources/AuthCache/Credentials/CachingCredentialStore.swift:25
-    static func AuthCache_Credentials_CachingCredentialStore_25() async throws {
+    /// Sources/AuthCache/Credentials/CachingCredentialStore.swift:32
+    static func AuthCache_Credentials_CachingCredentialStore_32() async throws {
         let store = CachingCredentialStore(try await SQLiteCredentialStore.open(at: path), lifetime: .seconds(2))
         try await store.preload(account: AccountKey(namespace: "api", account: "alice"))
         container.override(CredentialStoreKey.self, with: store)
         _ = store
     }
 
-    /// Sources/AuthCache/Events/ResponseCache+Events.swift:14
-    static func AuthCache_Events_ResponseCache_Events_14() async throws {
+    /// Sources/AuthCache/Events/ResponseCache+Events.swift:21
+    static func AuthCache_Events_ResponseCache_Events_21() async throws {
         cache.observe(container[AuthEventsKey.self]) { account, removed in
             logger.info("cache purged", metadata: ["account": "\(account)", "entries": "\(removed)"])
         }
     }
 
-    /// Sources/AuthCache/Middleware/CacheMiddleware.swift:30
-    static func AuthCache_Middleware_CacheMiddleware_30() async throws {
+    /// Sources/AuthCache/Middleware/CacheMiddleware.swift:37
+    static func AuthCache_Middleware_CacheMiddleware_37() async throws {
         let cache = ResponseCache()
         let client = AuthClient(transport: transport, middlewares: [CacheMiddleware(cache: cache, account: alice)])
         _ = cache
         _ = client
     }
 
-    /// Sources/AuthCache/Rules/CacheControl.swift:12
-    static func AuthCache_Rules_CacheControl_12() async throws {
+    /// Sources/AuthCache/Rules/CacheControl.swift:19
+    static func AuthCache_Rules_CacheControl_19() async throws {
         let directives = CacheControl(response.head.headerFields)
         let mayStore = !directives.noStore
         _ = directives
         _ = mayStore
     }
 
-    /// Sources/AuthCookie/Container/AuthContainer+Cookies.swift:60
-    static func AuthCookie_Container_AuthContainer_Cookies_60() async throws {
+    /// Sources/AuthCookie/Container/AuthContainer+Cookies.swift:67
+    static func AuthCookie_Container_AuthContainer_Cookies_67() async throws {
         container.useCookies()
         let jar = try await container.restoreCookieJar(for: alice)   // what a previous run saved
         _ = jar
     }
 
-    /// Sources/AuthCookie/Jar/CookieJar.swift:11
-    static func AuthCookie_Jar_CookieJar_11() async throws {
+    /// Sources/AuthCookie/Jar/CookieJar.swift:18
+    static func AuthCookie_Jar_CookieJar_18() async throws {
         let jar = CookieJar()
         let url = URL(string: "https://api.example.com/login")!
         jar.setCookies(fromHeaderValues: ["sid=abc; Path=/; Secure; HttpOnly"], for: url)
@@ -120,8 +120,8 @@ import Testing
         _ = header
     }
 
-    /// Sources/AuthCookie/Jar/CookieJarConfiguration.swift:3
-    static func AuthCookie_Jar_CookieJarConfiguration_3() async throws {
+    /// Sources/AuthCookie/Jar/CookieJarConfiguration.swift:10
+    static func AuthCookie_Jar_CookieJarConfiguration_10() async throws {
         var configuration = CookieJarConfiguration()
         configuration.maxTotalCookies = 10_000
         configuration.persistSessionCookies = true
@@ -130,16 +130,16 @@ import Testing
         _ = jar
     }
 
-    /// Sources/AuthCookie/Jar/CookieJarSnapshot.swift:7
-    static func AuthCookie_Jar_CookieJarSnapshot_7() async throws {
+    /// Sources/AuthCookie/Jar/CookieJarSnapshot.swift:14
+    static func AuthCookie_Jar_CookieJarSnapshot_14() async throws {
         let data = try JSONEncoder().encode(jar.snapshot())
         let restored = CookieJar(snapshot: try JSONDecoder().decode(CookieJarSnapshot.self, from: data))
         _ = data
         _ = restored
     }
 
-    /// Sources/AuthCookie/Matching/PublicSuffixList.swift:28
-    static func AuthCookie_Matching_PublicSuffixList_28() async throws {
+    /// Sources/AuthCookie/Matching/PublicSuffixList.swift:35
+    static func AuthCookie_Matching_PublicSuffixList_35() async throws {
         let suffixes = PublicSuffixList.builtIn
         let isSuffix = suffixes.isPublicSuffix("co.uk")                   // true
         let isPrivateSuffix = suffixes.isPublicSuffix("github.io")        // true (private section)
@@ -154,8 +154,8 @@ import Testing
         _ = exception
     }
 
-    /// Sources/AuthCookie/Middleware/CookieMiddleware.swift:28
-    static func AuthCookie_Middleware_CookieMiddleware_28() async throws {
+    /// Sources/AuthCookie/Middleware/CookieMiddleware.swift:35
+    static func AuthCookie_Middleware_CookieMiddleware_35() async throws {
         let jar = CookieJar()
         let cookies = CookieMiddleware(jar: jar, store: CookieJarStore(store: store, account: alice))
         let response = try await cookies.intercept(request, next: transport.send)
@@ -164,15 +164,15 @@ import Testing
         _ = response
     }
 
-    /// Sources/AuthCookie/Model/Cookie.swift:8
-    static func AuthCookie_Model_Cookie_8() async throws {
+    /// Sources/AuthCookie/Model/Cookie.swift:15
+    static func AuthCookie_Model_Cookie_15() async throws {
         for cookie in jar.cookies(for: url) {
             print(cookie)  // Cookie(sid=<redacted>; Domain=example.com; Path=/; Secure; HttpOnly)
         }
     }
 
-    /// Sources/AuthCookie/Parsing/CookieDate.swift:11
-    static func AuthCookie_Parsing_CookieDate_11() async throws {
+    /// Sources/AuthCookie/Parsing/CookieDate.swift:18
+    static func AuthCookie_Parsing_CookieDate_18() async throws {
         let date = CookieDate.parse("Wed, 09 Dec 2009 16:27:23 GMT")         // 2009-12-09T16:27:23Z
         let twoDigitYear = CookieDate.parse("Mon, 10-Dec-07 20:35:03 GMT")   // 2007-12-10T20:35:03Z
         let notADate = CookieDate.parse("yesterday")                         // nil
@@ -181,8 +181,8 @@ import Testing
         _ = notADate
     }
 
-    /// Sources/AuthCookie/Parsing/SetCookie.swift:10
-    static func AuthCookie_Parsing_SetCookie_10() async throws {
+    /// Sources/AuthCookie/Parsing/SetCookie.swift:17
+    static func AuthCookie_Parsing_SetCookie_17() async throws {
         let parsed = SetCookie(parsing: "sid=abc; Path=/; Secure; HttpOnly; Max-Age=3600")
         let name = parsed?.name          // "sid"
         let maxAge = parsed?.maxAge      // 3600
@@ -193,8 +193,8 @@ import Testing
         _ = isSecure
     }
 
-    /// Sources/AuthCookie/Persistence/CookieJarStore.swift:11
-    static func AuthCookie_Persistence_CookieJarStore_11() async throws {
+    /// Sources/AuthCookie/Persistence/CookieJarStore.swift:18
+    static func AuthCookie_Persistence_CookieJarStore_18() async throws {
         let store = CookieJarStore(store: credentialStore, account: AccountKey(namespace: "api", account: "alice"))
         let jar = try await store.loadJar()   // empty when nothing was saved
         jar.setCookies(fromHeaderValues: ["sid=abc; Max-Age=3600"], for: url)
@@ -203,24 +203,24 @@ import Testing
         _ = jar
     }
 
-    /// Sources/AuthCookie/Session/CookieSessionStrategy+Refresh.swift:11
-    static func AuthCookie_Session_CookieSessionStrategy_Refresh_11() async throws {
+    /// Sources/AuthCookie/Session/CookieSessionStrategy+Refresh.swift:18
+    static func AuthCookie_Session_CookieSessionStrategy_Refresh_18() async throws {
         let refresh = CookieSessionStrategy.Refresh(
             url: URL(string: "https://app.example.com/refresh")!,
             csrf: .init(cookieName: "csrf_refresh_token", headerName: HTTPField.Name("X-CSRF-TOKEN")!))
         _ = refresh
     }
 
-    /// Sources/AuthCookie/Session/CookieSessionStrategy+SessionEnd.swift:16
-    static func AuthCookie_Session_CookieSessionStrategy_SessionEnd_16() async throws {
+    /// Sources/AuthCookie/Session/CookieSessionStrategy+SessionEnd.swift:23
+    static func AuthCookie_Session_CookieSessionStrategy_SessionEnd_23() async throws {
         let sessionEnd = CookieSessionStrategy.SessionEnd.standard.adding { response in
             response.status.code == 419  // Laravel's "page expired"
         }
         _ = sessionEnd
     }
 
-    /// Sources/AuthCookie/Session/CookieSessionStrategy+SignIn.swift:14
-    static func AuthCookie_Session_CookieSessionStrategy_SignIn_14() async throws {
+    /// Sources/AuthCookie/Session/CookieSessionStrategy+SignIn.swift:21
+    static func AuthCookie_Session_CookieSessionStrategy_SignIn_21() async throws {
         let django = CookieSessionStrategy.Login.django(url: URL(string: "https://app.example.com/accounts/login/")!)
         let flask = CookieSessionStrategy.Login.flaskWTF(url: URL(string: "https://app.example.com/login")!)
         let rails = CookieSessionStrategy.Login.railsForm(url: URL(string: "https://app.example.com/session")!, usernameField: "session[email]", passwordField: "session[password]")
@@ -231,8 +231,8 @@ import Testing
         _ = fastAPI
     }
 
-    /// Sources/AuthCookie/Session/CookieSessionStrategy.swift:22
-    static func AuthCookie_Session_CookieSessionStrategy_22() async throws {
+    /// Sources/AuthCookie/Session/CookieSessionStrategy.swift:29
+    static func AuthCookie_Session_CookieSessionStrategy_29() async throws {
         container.useCookies()
         let strategy = container.cookieSessionStrategy(
             for: alice, allowedHosts: AllowedHosts(["app.example.com"]),
@@ -244,8 +244,8 @@ import Testing
         _ = client
     }
 
-    /// Sources/AuthCore/Client/AccountClient.swift:34
-    static func AuthCore_Client_AccountClient_34() async throws {
+    /// Sources/AuthCore/Client/AccountClient.swift:41
+    static func AuthCore_Client_AccountClient_41() async throws {
         if try await client.isSignedIn() {
             print(try await client.send(.get, url).status)
         } else {
@@ -253,28 +253,28 @@ import Testing
         }
     }
 
-    /// Sources/AuthCore/Client/AuthClient.swift:6
-    static func AuthCore_Client_AuthClient_6() async throws {
+    /// Sources/AuthCore/Client/AuthClient.swift:13
+    static func AuthCore_Client_AuthClient_13() async throws {
         let client = AuthClient(transport: transport, middlewares: [RetryMiddleware(), LoggingMiddleware(logger: logger)])
         let me = try await client.json(Profile.self, .get, URL(string: "https://api.example.com/me")!)
         _ = client
         _ = me
     }
 
-    /// Sources/AuthCore/Container/AuthContainer+AccessGate.swift:11
-    static func AuthCore_Container_AuthContainer_AccessGate_11() async throws {
+    /// Sources/AuthCore/Container/AuthContainer+AccessGate.swift:18
+    static func AuthCore_Container_AuthContainer_AccessGate_18() async throws {
         container.useCredentialAccessGate(CredentialAccessGate(approvalWindow: .seconds(300)) { access in
             try await promptUser("Use your saved sign-in for \(access.origin.host)? [y/N]") == "y"
         })
     }
 
-    /// Sources/AuthCore/Container/AuthContainer+Cipher.swift:8
-    static func AuthCore_Container_AuthContainer_Cipher_8() async throws {
+    /// Sources/AuthCore/Container/AuthContainer+Cipher.swift:15
+    static func AuthCore_Container_AuthContainer_Cipher_15() async throws {
         container.useCipher(try AESGCMCipher(key: keyFromTheKeychainOrASecretsManager))
     }
 
-    /// Sources/AuthCore/Container/AuthContainer+Plugins.swift:128
-    static func AuthCore_Container_AuthContainer_Plugins_128() async throws {
+    /// Sources/AuthCore/Container/AuthContainer+Plugins.swift:135
+    static func AuthCore_Container_AuthContainer_Plugins_135() async throws {
         container.addMiddleware(.observation, named: "request-id") { _ in
             ClosureMiddleware { request, next in
                 var request = request
@@ -284,15 +284,15 @@ import Testing
         }
     }
 
-    /// Sources/AuthCore/Container/AuthContainer.swift:5
-    static func AuthCore_Container_AuthContainer_5() async throws {
+    /// Sources/AuthCore/Container/AuthContainer.swift:12
+    static func AuthCore_Container_AuthContainer_12() async throws {
         enum APIBaseURLKey: AuthContainerKey {
             static func makeDefault(_ container: AuthContainer) -> URL { URL(string: "https://api.example.com")! }
         }
     }
 
-    /// Sources/AuthCore/Container/AuthContainer.swift:26
-    static func AuthCore_Container_AuthContainer_26() async throws {
+    /// Sources/AuthCore/Container/AuthContainer.swift:33
+    static func AuthCore_Container_AuthContainer_33() async throws {
         let container = AuthContainer()
         container.override(CredentialStoreKey.self, with: myStore)
         let alice = container.makeClient(for: AccountKey(namespace: "api", account: "alice"), strategy: bearer)
@@ -300,28 +300,28 @@ import Testing
         _ = alice
     }
 
-    /// Sources/AuthCore/Credentials/BearerTokenSet.swift:6
-    static func AuthCore_Credentials_BearerTokenSet_6() async throws {
+    /// Sources/AuthCore/Credentials/BearerTokenSet.swift:13
+    static func AuthCore_Credentials_BearerTokenSet_13() async throws {
         let tokens = BearerTokenSet(accessToken: "eyJ…", refreshToken: "r1", expiresAt: now + 3600)
         _ = tokens
     }
 
-    /// Sources/AuthCore/Credentials/JWT.swift:17
-    static func AuthCore_Credentials_JWT_17() async throws {
+    /// Sources/AuthCore/Credentials/JWT.swift:24
+    static func AuthCore_Credentials_JWT_24() async throws {
         let claims = try JWT.decode(accessToken)
         if let exp = claims.expiresAt { print("expires at \(exp)") }
         _ = claims
     }
 
-    /// Sources/AuthCore/Events/AuthEvents.swift:9
-    static func AuthCore_Events_AuthEvents_9() async throws {
+    /// Sources/AuthCore/Events/AuthEvents.swift:16
+    static func AuthCore_Events_AuthEvents_16() async throws {
         for await event in container[AuthEventsKey.self].stream() {
             if case .reauthenticationRequired(let account, _) = event { showSignIn(account) }
         }
     }
 
-    /// Sources/AuthCore/HTTP/AnswerLimits.swift:9
-    static func AuthCore_HTTP_AnswerLimits_9() async throws {
+    /// Sources/AuthCore/HTTP/AnswerLimits.swift:16
+    static func AuthCore_HTTP_AnswerLimits_16() async throws {
         var limits = AnswerLimits()
         limits.deadline = .seconds(60)  // a token endpoint behind a slow gateway
         let endpoint = OAuth2TokenEndpoint(url: tokenURL, clientID: "cli", transport: transport, limits: limits)  // AuthOAuth2
@@ -329,30 +329,30 @@ import Testing
         _ = endpoint
     }
 
-    /// Sources/AuthCore/HTTP/AuthRequest+Secrets.swift:10
-    static func AuthCore_HTTP_AuthRequest_Secrets_10() async throws {
+    /// Sources/AuthCore/HTTP/AuthRequest+Secrets.swift:17
+    static func AuthCore_HTTP_AuthRequest_Secrets_17() async throws {
         var signed = request
         try await signer.sign(&signed, at: Date())
         signed.markSecretsAdded(since: request)
         _ = signed
     }
 
-    /// Sources/AuthCore/HTTP/AuthRequest.swift:10
-    static func AuthCore_HTTP_AuthRequest_10() async throws {
+    /// Sources/AuthCore/HTTP/AuthRequest.swift:17
+    static func AuthCore_HTTP_AuthRequest_17() async throws {
         var request = try AuthRequest(method: .get, url: URL(string: "https://api.example.com/me")!)
         request.head.headerFields[.accept] = "application/json"
         _ = request
     }
 
-    /// Sources/AuthCore/HTTP/FormURLEncoding.swift:6
-    static func AuthCore_HTTP_FormURLEncoding_6() async throws {
+    /// Sources/AuthCore/HTTP/FormURLEncoding.swift:13
+    static func AuthCore_HTTP_FormURLEncoding_13() async throws {
         let body = FormURLEncoding.body([("grant_type", "client_credentials"), ("scope", "read write")])
         // grant_type=client_credentials&scope=read+write
         _ = body
     }
 
-    /// Sources/AuthCore/HTTP/Middleware.swift:14
-    static func AuthCore_HTTP_Middleware_14() async throws {
+    /// Sources/AuthCore/HTTP/Middleware.swift:21
+    static func AuthCore_HTTP_Middleware_21() async throws {
         struct RequestID: Middleware {
             nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
                 var request = request
@@ -362,8 +362,8 @@ import Testing
         }
     }
 
-    /// Sources/AuthCore/HTTP/ObservingMiddleware.swift:9
-    static func AuthCore_HTTP_ObservingMiddleware_9() async throws {
+    /// Sources/AuthCore/HTTP/ObservingMiddleware.swift:16
+    static func AuthCore_HTTP_ObservingMiddleware_16() async throws {
         struct StatusLog: ObservingMiddleware {
             let logger: Logger
             func didReceive(_ response: AuthResponse, for request: AuthRequest) {
@@ -372,16 +372,16 @@ import Testing
         }
     }
 
-    /// Sources/AuthCore/Middleware/CredentialAccessGate.swift:14
-    static func AuthCore_Middleware_CredentialAccessGate_14() async throws {
+    /// Sources/AuthCore/Middleware/CredentialAccessGate.swift:21
+    static func AuthCore_Middleware_CredentialAccessGate_21() async throws {
         container.useCredentialAccessGate(CredentialAccessGate(approvalWindow: .seconds(300)) { access in
             print("Use the saved sign-in of \(access.account) for \(access.origin)? [y/N] ", terminator: "")
             return readLine()?.lowercased() == "y"
         })
     }
 
-    /// Sources/AuthCore/Middleware/CredentialScope.swift:20
-    static func AuthCore_Middleware_CredentialScope_20() async throws {
+    /// Sources/AuthCore/Middleware/CredentialScope.swift:27
+    static func AuthCore_Middleware_CredentialScope_27() async throws {
         struct TenantKey: Middleware {
             let key: String
             let scope: CredentialScope
@@ -395,8 +395,8 @@ import Testing
         }
     }
 
-    /// Sources/AuthCore/Middleware/HeadersMiddleware.swift:12
-    static func AuthCore_Middleware_HeadersMiddleware_12() async throws {
+    /// Sources/AuthCore/Middleware/HeadersMiddleware.swift:19
+    static func AuthCore_Middleware_HeadersMiddleware_19() async throws {
         let headers = HeadersMiddleware(
             [.userAgent: "MyApp/1", HTTPField.Name("X-Service-Token")!: token],
             secretFields: SecretFieldNames(headers: ["X-Service-Token"]),
@@ -404,39 +404,39 @@ import Testing
         _ = headers
     }
 
-    /// Sources/AuthCore/Renewal/AccountSession.swift:467
-    static func AuthCore_Renewal_AccountSession_467() async throws {
+    /// Sources/AuthCore/Renewal/AccountSession.swift:474
+    static func AuthCore_Renewal_AccountSession_474() async throws {
         for await state in client.session.states() {
             if case .reauthenticationRequired = state { showSignIn(client.account) }
         }
     }
 
-    /// Sources/AuthCore/Renewal/SessionRegistry.swift:7
-    static func AuthCore_Renewal_SessionRegistry_7() async throws {
+    /// Sources/AuthCore/Renewal/SessionRegistry.swift:14
+    static func AuthCore_Renewal_SessionRegistry_14() async throws {
         let sessions = SessionRegistry(vault: vault)
         let session = sessions.session(for: alice, strategy: bearer)
         _ = sessions
         _ = session
     }
 
-    /// Sources/AuthCore/Storage/StoreDirectoryPolicy.swift:28
-    static func AuthCore_Storage_StoreDirectoryPolicy_28() async throws {
+    /// Sources/AuthCore/Storage/StoreDirectoryPolicy.swift:35
+    static func AuthCore_Storage_StoreDirectoryPolicy_35() async throws {
         let directory = try StoreDirectoryPolicy.prepareDirectory(atPath: "/home/me/.config/app")
         let exists = try StoreDirectoryPolicy.checkEntry(atPath: directory + "/credentials.db")
         _ = directory
         _ = exists
     }
 
-    /// Sources/AuthCore/Strategies/AllowedHosts.swift:18
-    static func AuthCore_Strategies_AllowedHosts_18() async throws {
+    /// Sources/AuthCore/Strategies/AllowedHosts.swift:25
+    static func AuthCore_Strategies_AllowedHosts_25() async throws {
         let hosts = AllowedHosts(["api.example.com", "*.example.com"])
         let local = AllowedHosts(origin: URL(string: "http://127.0.0.1:8080")!)
         _ = hosts
         _ = local
     }
 
-    /// Sources/AuthCore/Strategies/BearerStrategy.swift:6
-    static func AuthCore_Strategies_BearerStrategy_6() async throws {
+    /// Sources/AuthCore/Strategies/BearerStrategy.swift:13
+    static func AuthCore_Strategies_BearerStrategy_13() async throws {
         let strategy = BearerStrategy(
             allowedHosts: AllowedHosts(["api.example.com"]),
             refresher: OAuth2RefreshTokenRefresher(tokenEndpoint: tokenURL, clientID: "cli", transport: transport)  // AuthOAuth2
@@ -444,14 +444,14 @@ import Testing
         _ = strategy
     }
 
-    /// Sources/AuthCore/Strategies/GuestStrategy.swift:7
-    static func AuthCore_Strategies_GuestStrategy_7() async throws {
+    /// Sources/AuthCore/Strategies/GuestStrategy.swift:14
+    static func AuthCore_Strategies_GuestStrategy_14() async throws {
         let strategy = GuestStrategy(allowedHosts: hosts, endpoint: baseURL.appending(path: "auth/guest"), transport: transport)
         _ = strategy
     }
 
-    /// Sources/AuthCore/Strategies/RefreshTokenExpired.swift:7
-    static func AuthCore_Strategies_RefreshTokenExpired_7() async throws {
+    /// Sources/AuthCore/Strategies/RefreshTokenExpired.swift:14
+    static func AuthCore_Strategies_RefreshTokenExpired_14() async throws {
         do {
             _ = try await aliceClient.send(.get, baseURL)
         } catch let error as AuthError {
@@ -459,8 +459,8 @@ import Testing
         }
     }
 
-    /// Sources/AuthCore/Support/ErrorCode.swift:11
-    static func AuthCore_Support_ErrorCode_11() async throws {
+    /// Sources/AuthCore/Support/ErrorCode.swift:18
+    static func AuthCore_Support_ErrorCode_18() async throws {
         func retryLater(_ error: AuthError) -> Bool {
             switch error.code {
             case .storage, .renewalFailed, .transport, .timeout: true
@@ -469,8 +469,8 @@ import Testing
         }
     }
 
-    /// Sources/AuthCore/TLS/CertificatePinning.swift:14
-    static func AuthCore_TLS_CertificatePinning_14() async throws {
+    /// Sources/AuthCore/TLS/CertificatePinning.swift:21
+    static func AuthCore_TLS_CertificatePinning_21() async throws {
         let pinning = try CertificatePinning(
             pins: ["api.example.com": ["jH8P6J0U0VLlNrkYdqjB3yk4PAqPbs3mdfYkAxOd0Fs=", "n6Bmzr0q6zHLDw8j1R8P4hE9S4xWlgbGqxSf2VKW8ZQ="]],
             expires: Date(timeIntervalSince1970: 1_830_000_000)
@@ -478,16 +478,16 @@ import Testing
         _ = pinning
     }
 
-    /// Sources/AuthCore/Vault/AESGCMCipher.swift:6
-    static func AuthCore_Vault_AESGCMCipher_6() async throws {
+    /// Sources/AuthCore/Vault/AESGCMCipher.swift:13
+    static func AuthCore_Vault_AESGCMCipher_13() async throws {
         let cipher = try AESGCMCipher(key: keyFromKeychainOrKMS)   // 32 bytes
         let vault = CredentialVault(store: store, cipher: cipher)
         _ = cipher
         _ = vault
     }
 
-    /// Sources/AuthCore/Vault/CredentialVault.swift:5
-    static func AuthCore_Vault_CredentialVault_5() async throws {
+    /// Sources/AuthCore/Vault/CredentialVault.swift:12
+    static func AuthCore_Vault_CredentialVault_12() async throws {
         let vault = CredentialVault(store: store, cipher: try AESGCMCipher(key: key))
         try await vault.save(tokens, for: account)
         let current = try await vault.load(BearerTokenSet.self, for: account)
@@ -495,14 +495,14 @@ import Testing
         _ = current
     }
 
-    /// Sources/AuthFileStore/Container/AuthContainer+FileStore.swift:8
-    static func AuthFileStore_Container_AuthContainer_FileStore_8() async throws {
+    /// Sources/AuthFileStore/Container/AuthContainer+FileStore.swift:15
+    static func AuthFileStore_Container_AuthContainer_FileStore_15() async throws {
         let store = try container.useFileStore(at: URL(fileURLWithPath: "/home/me/.config/mytool/credentials"))
         _ = store
     }
 
-    /// Sources/AuthFileStore/Store/FileCredentialStore.swift:24
-    static func AuthFileStore_Store_FileCredentialStore_24() async throws {
+    /// Sources/AuthFileStore/Store/FileCredentialStore.swift:31
+    static func AuthFileStore_Store_FileCredentialStore_31() async throws {
         let store = try FileCredentialStore(directory: appSupport.appendingPathComponent("credentials"))
         try await store.put(envelope, for: CredentialKey(namespace: "github", account: "alice", item: "credential"))
         let stored = try await store.get(CredentialKey(namespace: "github", account: "alice", item: "credential"))
@@ -510,8 +510,8 @@ import Testing
         _ = stored
     }
 
-    /// Sources/AuthHTTPClient/HTTPClientTransport.swift:15
-    static func AuthHTTPClient_HTTPClientTransport_15() async throws {
+    /// Sources/AuthHTTPClient/HTTPClientTransport.swift:22
+    static func AuthHTTPClient_HTTPClientTransport_22() async throws {
         try await HTTPClientTransport.withTransport { transport in
             let container = AuthContainer()
             container.useHTTPClient(transport)
@@ -519,24 +519,24 @@ import Testing
         }
     }
 
-    /// Sources/AuthHTTPClient/TLS/TLSClientIdentity.swift:9
-    static func AuthHTTPClient_TLS_TLSClientIdentity_9() async throws {
+    /// Sources/AuthHTTPClient/TLS/TLSClientIdentity.swift:16
+    static func AuthHTTPClient_TLS_TLSClientIdentity_16() async throws {
         let identity = try TLSClientIdentity(certificateChainPEM: chainPEM, privateKeyPEM: keyPEM)
         let tls = try TransportTLS(clientIdentities: [Origin(scheme: "https", host: "mtls.example.com"): identity])
         _ = identity
         _ = tls
     }
 
-    /// Sources/AuthKeyring/Container/AuthContainer+Keyring.swift:10
-    static func AuthKeyring_Container_AuthContainer_Keyring_10() async throws {
+    /// Sources/AuthKeyring/Container/AuthContainer+Keyring.swift:17
+    static func AuthKeyring_Container_AuthContainer_Keyring_17() async throws {
         let container = AuthContainer()
         try await container.useSQLiteStore(at: path)
         try await container.useKeyringCipher(service: "com.example.mytool")
         _ = container
     }
 
-    /// Sources/AuthKeyring/Keyring/Keyring.swift:8
-    static func AuthKeyring_Keyring_Keyring_8() async throws {
+    /// Sources/AuthKeyring/Keyring/Keyring.swift:15
+    static func AuthKeyring_Keyring_Keyring_15() async throws {
         let keyring = SecretServiceKeyring()
         let item = KeyringItem(service: "com.example.mytool", account: "api-key")
         try await keyring.setSecret(KeyringSecret(bytes: Array("s3cr3t".utf8)), for: item, label: "My tool's API key")
@@ -546,8 +546,8 @@ import Testing
         _ = secret
     }
 
-    /// Sources/AuthKeyring/Keyring/KeyringSecret.swift:15
-    static func AuthKeyring_Keyring_KeyringSecret_15() async throws {
+    /// Sources/AuthKeyring/Keyring/KeyringSecret.swift:22
+    static func AuthKeyring_Keyring_KeyringSecret_22() async throws {
         let secret = KeyringSecret(bytes: Array("correct horse battery staple".utf8))
         print(secret)   // KeyringSecret(28 bytes)
         let first = secret.withUnsafeBytes { $0.first }
@@ -555,8 +555,8 @@ import Testing
         _ = first
     }
 
-    /// Sources/AuthKeyring/SecretService/SecretServiceKeyring.swift:13
-    static func AuthKeyring_SecretService_SecretServiceKeyring_13() async throws {
+    /// Sources/AuthKeyring/SecretService/SecretServiceKeyring.swift:20
+    static func AuthKeyring_SecretService_SecretServiceKeyring_20() async throws {
         let keyring = SecretServiceKeyring()
         let item = KeyringItem(service: "com.example.mytool", account: "vault-key")
         if let key = try await keyring.secret(for: item) { print(key) }   // KeyringSecret(32 bytes)
@@ -564,15 +564,15 @@ import Testing
         _ = item
     }
 
-    /// Sources/AuthMFA/Base32/Base32.swift:8
-    static func AuthMFA_Base32_Base32_8() async throws {
+    /// Sources/AuthMFA/Base32/Base32.swift:15
+    static func AuthMFA_Base32_Base32_15() async throws {
         print(Base32.encode(Array("12345678901234567890".utf8)))   // "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
         let bytes = try Base32.decode("gezd gnbv gy3t qojq")
         _ = bytes
     }
 
-    /// Sources/AuthMFA/Challenge/MFAChallenge.swift:8
-    static func AuthMFA_Challenge_MFAChallenge_8() async throws {
+    /// Sources/AuthMFA/Challenge/MFAChallenge.swift:15
+    static func AuthMFA_Challenge_MFAChallenge_15() async throws {
         let challenge = MFAChallenge(id: challengeID, methods: [.totp, .recoveryCode],
                                      expiresAt: Date().addingTimeInterval(300))
         let code = try await provider.code(for: challenge, method: .totp)
@@ -580,24 +580,24 @@ import Testing
         _ = code
     }
 
-    /// Sources/AuthMFA/Challenge/MFACodeProvider.swift:10
-    static func AuthMFA_Challenge_MFACodeProvider_10() async throws {
+    /// Sources/AuthMFA/Challenge/MFACodeProvider.swift:17
+    static func AuthMFA_Challenge_MFACodeProvider_17() async throws {
         let provider = ClosureMFACodeProvider { challenge, method in
             try await promptUser("Code for \(method):")
         }
         _ = provider
     }
 
-    /// Sources/AuthMFA/Challenge/TOTPCodeProvider.swift:7
-    static func AuthMFA_Challenge_TOTPCodeProvider_7() async throws {
+    /// Sources/AuthMFA/Challenge/TOTPCodeProvider.swift:14
+    static func AuthMFA_Challenge_TOTPCodeProvider_14() async throws {
         let provider = TOTPCodeProvider(vault: TOTPSecretVault(store: store), account: account)
         let code = try await provider.code(for: challenge, method: .totp)
         _ = provider
         _ = code
     }
 
-    /// Sources/AuthMFA/KeyURI/OTPKeyURI.swift:12
-    static func AuthMFA_KeyURI_OTPKeyURI_12() async throws {
+    /// Sources/AuthMFA/KeyURI/OTPKeyURI.swift:19
+    static func AuthMFA_KeyURI_OTPKeyURI_19() async throws {
         let uri = try OTPKeyURI(kind: .totp(period: 30), secret: secret,
                                 account: "alice@example.com", issuer: "Example Co")
         showQRCode(uri.uriString)
@@ -608,8 +608,8 @@ import Testing
         _ = totp
     }
 
-    /// Sources/AuthMFA/OTP/HOTP.swift:7
-    static func AuthMFA_OTP_HOTP_7() async throws {
+    /// Sources/AuthMFA/OTP/HOTP.swift:14
+    static func AuthMFA_OTP_HOTP_14() async throws {
         let hotp = try HOTP(secret: secret, digits: 6)
         let code = hotp.code(counter: 7)                       // "162583" for the RFC secret
         if let matched = hotp.verify(userInput, counter: storedCounter, lookAhead: 3) {
@@ -619,22 +619,22 @@ import Testing
         _ = code
     }
 
-    /// Sources/AuthMFA/OTP/OTPAlgorithm.swift:6
-    static func AuthMFA_OTP_OTPAlgorithm_6() async throws {
+    /// Sources/AuthMFA/OTP/OTPAlgorithm.swift:13
+    static func AuthMFA_OTP_OTPAlgorithm_13() async throws {
         let totp = try TOTP(secret: secret, algorithm: .sha256, digits: 8)
         _ = totp
     }
 
-    /// Sources/AuthMFA/OTP/OTPSecret.swift:7
-    static func AuthMFA_OTP_OTPSecret_7() async throws {
+    /// Sources/AuthMFA/OTP/OTPSecret.swift:14
+    static func AuthMFA_OTP_OTPSecret_14() async throws {
         let secret = try OTPSecret.generate()                 // 20 random bytes
         let same = try OTPSecret(base32: secret.base32EncodedString())
         _ = secret
         _ = same
     }
 
-    /// Sources/AuthMFA/OTP/TOTP.swift:9
-    static func AuthMFA_OTP_TOTP_9() async throws {
+    /// Sources/AuthMFA/OTP/TOTP.swift:16
+    static func AuthMFA_OTP_TOTP_16() async throws {
         let totp = try TOTP(secret: try OTPSecret.generate())
         let code = try totp.code(at: Date())
         if let step = totp.verify(userInput, at: Date()) { print("accepted for time step \(step)") }
@@ -642,23 +642,23 @@ import Testing
         _ = code
     }
 
-    /// Sources/AuthMFA/Recovery/RecoveryCode.swift:10
-    static func AuthMFA_Recovery_RecoveryCode_10() async throws {
+    /// Sources/AuthMFA/Recovery/RecoveryCode.swift:17
+    static func AuthMFA_Recovery_RecoveryCode_17() async throws {
         let codes = RecoveryCode.generate()          // 10 distinct codes
         print(codes.map(\.formatted))                // ["7k3m-q9x2", …]
         print(RecoveryCode(normalizing: "7K3M Q9X2")?.formatted ?? "not a code")   // "7k3m-q9x2"
         _ = codes
     }
 
-    /// Sources/AuthMFA/Recovery/RecoveryCodeSet.swift:10
-    static func AuthMFA_Recovery_RecoveryCodeSet_10() async throws {
+    /// Sources/AuthMFA/Recovery/RecoveryCodeSet.swift:17
+    static func AuthMFA_Recovery_RecoveryCodeSet_17() async throws {
         var set = RecoveryCodeSet(codes: RecoveryCode.generate())
         print(set.redeem("7k3m-q9x2", at: now))   // true once, then false
         _ = set
     }
 
-    /// Sources/AuthMFA/Recovery/RecoveryCodeVault.swift:11
-    static func AuthMFA_Recovery_RecoveryCodeVault_11() async throws {
+    /// Sources/AuthMFA/Recovery/RecoveryCodeVault.swift:18
+    static func AuthMFA_Recovery_RecoveryCodeVault_18() async throws {
         let vault = RecoveryCodeVault(store: store)
         let codes = try await vault.regenerate(for: account)   // show these once
         print(try await vault.redeem("7k3m-q9x2", for: account))      // true, then false
@@ -666,8 +666,8 @@ import Testing
         _ = codes
     }
 
-    /// Sources/AuthMFA/Replay/OTPReplayGuard.swift:12
-    static func AuthMFA_Replay_OTPReplayGuard_12() async throws {
+    /// Sources/AuthMFA/Replay/OTPReplayGuard.swift:19
+    static func AuthMFA_Replay_OTPReplayGuard_19() async throws {
         let replayGuard = OTPReplayGuard(store: store)
         if let step = totp.verify(code, at: now), try await replayGuard.accept(step: step, for: account) {
             // first use of this code
@@ -675,16 +675,16 @@ import Testing
         _ = replayGuard
     }
 
-    /// Sources/AuthMFA/SignIn/PasswordSignIn.swift:19
-    static func AuthMFA_SignIn_PasswordSignIn_19() async throws {
+    /// Sources/AuthMFA/SignIn/PasswordSignIn.swift:26
+    static func AuthMFA_SignIn_PasswordSignIn_26() async throws {
         let signIn = PasswordSignIn(loginURL: base.appending(path: "auth/login"), verifyURL: base.appending(path: "auth/mfa/verify"),
                                     transport: transport, codeProvider: TOTPCodeProvider(vault: secrets, account: alice))
         try await client.signIn(try await signIn.signIn(username: "alice", password: password))
         _ = signIn
     }
 
-    /// Sources/AuthMFA/Vault/TOTPSecretVault.swift:10
-    static func AuthMFA_Vault_TOTPSecretVault_10() async throws {
+    /// Sources/AuthMFA/Vault/TOTPSecretVault.swift:17
+    static func AuthMFA_Vault_TOTPSecretVault_17() async throws {
         let vault = TOTPSecretVault(store: store)
         try await vault.save(totp, for: account)
         let loaded = try await vault.load(for: account)
@@ -692,8 +692,8 @@ import Testing
         _ = loaded
     }
 
-    /// Sources/AuthMFA/Verifier/TOTPVerifier.swift:12
-    static func AuthMFA_Verifier_TOTPVerifier_12() async throws {
+    /// Sources/AuthMFA/Verifier/TOTPVerifier.swift:19
+    static func AuthMFA_Verifier_TOTPVerifier_19() async throws {
         let verifier = TOTPVerifier(store: store, now: { clock.now() })
         switch try await verifier.verify(code, for: account) {
         case .accepted: signIn()
@@ -703,24 +703,24 @@ import Testing
         _ = verifier
     }
 
-    /// Sources/AuthMigration/Copy/MigrationProgress+Bar.swift:4
-    static func AuthMigration_Copy_MigrationProgress_Bar_4() async throws {
+    /// Sources/AuthMigration/Copy/MigrationProgress+Bar.swift:11
+    static func AuthMigration_Copy_MigrationProgress_Bar_11() async throws {
         let report = try await migration.run { progress in
             if progress.done % 100 == 0 || progress.done == progress.total { print("\r" + progress.bar(), terminator: "") }
         }
         _ = report
     }
 
-    /// Sources/AuthMigration/Copy/MigrationProgress.swift:23
-    static func AuthMigration_Copy_MigrationProgress_23() async throws {
+    /// Sources/AuthMigration/Copy/MigrationProgress.swift:30
+    static func AuthMigration_Copy_MigrationProgress_30() async throws {
         let report = try await migration.run { progress in
             print(progress.bar(width: 30))
         }
         _ = report
     }
 
-    /// Sources/AuthMigration/Copy/StoreMigration.swift:6
-    static func AuthMigration_Copy_StoreMigration_6() async throws {
+    /// Sources/AuthMigration/Copy/StoreMigration.swift:13
+    static func AuthMigration_Copy_StoreMigration_13() async throws {
         let source = try FileCredentialStore(directory: old, options: .init(quarantinesCorruptedRecords: false))
         let target = try await SQLiteCredentialStore.open(at: newPath)
         let migration = StoreMigration(from: source, to: target, mode: .move)
@@ -732,20 +732,20 @@ import Testing
         _ = report
     }
 
-    /// Sources/AuthMigration/Legacy/DirectoryKeyValueSource.swift:9
-    static func AuthMigration_Legacy_DirectoryKeyValueSource_9() async throws {
+    /// Sources/AuthMigration/Legacy/DirectoryKeyValueSource.swift:16
+    static func AuthMigration_Legacy_DirectoryKeyValueSource_16() async throws {
         let source = DirectoryKeyValueSource(directory: home.appendingPathComponent(".mytool"))
         _ = source
     }
 
-    /// Sources/AuthMigration/Legacy/KeyValueSource.swift:20
-    static func AuthMigration_Legacy_KeyValueSource_20() async throws {
+    /// Sources/AuthMigration/Legacy/KeyValueSource.swift:27
+    static func AuthMigration_Legacy_KeyValueSource_27() async throws {
         let source = ClosureKeyValueSource { key in defaults.string(forKey: key) }
         _ = source
     }
 
-    /// Sources/AuthMigration/Legacy/LegacyImporter.swift:6
-    static func AuthMigration_Legacy_LegacyImporter_6() async throws {
+    /// Sources/AuthMigration/Legacy/LegacyImporter.swift:13
+    static func AuthMigration_Legacy_LegacyImporter_13() async throws {
         let importer = LegacyImporter(vault: CredentialVault(store: sqliteStore))
         let legacy = DirectoryKeyValueSource(directory: home.appendingPathComponent(".mytool"))
         let result = try await importer.importCredential(
@@ -755,26 +755,26 @@ import Testing
         _ = result
     }
 
-    /// Sources/AuthMigration/Legacy/LegacyLayout.swift:8
-    static func AuthMigration_Legacy_LegacyLayout_8() async throws {
+    /// Sources/AuthMigration/Legacy/LegacyLayout.swift:15
+    static func AuthMigration_Legacy_LegacyLayout_15() async throws {
         let layout = LegacyLayout.custom(accessToken: "tok", refreshToken: "rtok", expiresAt: "tok_exp")
         _ = layout
     }
 
-    /// Sources/AuthMigration/Legacy/StoreKeyValueSource.swift:8
-    static func AuthMigration_Legacy_StoreKeyValueSource_8() async throws {
+    /// Sources/AuthMigration/Legacy/StoreKeyValueSource.swift:15
+    static func AuthMigration_Legacy_StoreKeyValueSource_15() async throws {
         let source = StoreKeyValueSource(store: oldStore, account: AccountKey(namespace: "legacy", account: "default"))
         _ = source
     }
 
-    /// Sources/AuthMigration/Upgrades/RecordMigrator+Bulk.swift:14
-    static func AuthMigration_Upgrades_RecordMigrator_Bulk_14() async throws {
+    /// Sources/AuthMigration/Upgrades/RecordMigrator+Bulk.swift:21
+    static func AuthMigration_Upgrades_RecordMigrator_Bulk_21() async throws {
         let report = try await migrator.upgradeAll(in: store, types: [BearerTokenSet.self, Profile.self], cipher: cipher)
         _ = report
     }
 
-    /// Sources/AuthMigration/Upgrades/RecordMigrator.swift:10
-    static func AuthMigration_Upgrades_RecordMigrator_10() async throws {
+    /// Sources/AuthMigration/Upgrades/RecordMigrator.swift:17
+    static func AuthMigration_Upgrades_RecordMigrator_17() async throws {
         var migrator = RecordMigrator()
         try migrator.register("profile-v2-rename-token", kind: "profile", from: 1, to: 2) { try renameToken($0) }
         try migrator.register("profile-v3-add-scopes", kind: "profile", from: 2, to: 3) { try addScopes($0) }
@@ -785,8 +785,8 @@ import Testing
         _ = profile
     }
 
-    /// Sources/AuthOAuth2/AuthorizationCode/OAuth2Client+AuthorizationCode.swift:17
-    static func AuthOAuth2_AuthorizationCode_OAuth2Client_AuthorizationCode_17() async throws {
+    /// Sources/AuthOAuth2/AuthorizationCode/OAuth2Client+AuthorizationCode.swift:24
+    static func AuthOAuth2_AuthorizationCode_OAuth2Client_AuthorizationCode_24() async throws {
         let pending = try await app.startAuthorization(redirectURI: URL(string: "http://127.0.0.1:8765/callback")!, scopes: ["openid", "profile"])
         print("Open \(pending.url)")
         let tokens = try await app.completeAuthorization(pending, redirect: callbackURL)
@@ -794,16 +794,16 @@ import Testing
         _ = tokens
     }
 
-    /// Sources/AuthOAuth2/AuthorizationCode/PKCE.swift:8
-    static func AuthOAuth2_AuthorizationCode_PKCE_8() async throws {
+    /// Sources/AuthOAuth2/AuthorizationCode/PKCE.swift:15
+    static func AuthOAuth2_AuthorizationCode_PKCE_15() async throws {
         let pkce = PKCE()
         // authorize?...&code_challenge=\(pkce.challenge)&code_challenge_method=S256
         // token: code_verifier=\(pkce.verifier.reveal)
         _ = pkce
     }
 
-    /// Sources/AuthOAuth2/Client/OAuth2Client.swift:11
-    static func AuthOAuth2_Client_OAuth2Client_11() async throws {
+    /// Sources/AuthOAuth2/Client/OAuth2Client.swift:18
+    static func AuthOAuth2_Client_OAuth2Client_18() async throws {
         let provider = OAuth2Provider(issuer: URL(string: "https://auth.example.com")!, transport: transport)
         let app = OAuth2Client(provider: provider, clientID: "cli-app", transport: transport)
         let strategy = BearerStrategy(allowedHosts: AllowedHosts(["api.example.com"]), refresher: app)
@@ -812,14 +812,14 @@ import Testing
         _ = strategy
     }
 
-    /// Sources/AuthOAuth2/ClientAuthentication/ClientSecretJWT.swift:13
-    static func AuthOAuth2_ClientAuthentication_ClientSecretJWT_13() async throws {
+    /// Sources/AuthOAuth2/ClientAuthentication/ClientSecretJWT.swift:20
+    static func AuthOAuth2_ClientAuthentication_ClientSecretJWT_20() async throws {
         let client = OAuth2Client(provider: oauthProvider, clientID: "billing", authentication: .clientSecretJWT(secret: Secret(clientSecret)), transport: transport)
         _ = client
     }
 
-    /// Sources/AuthOAuth2/ClientAuthentication/PrivateKeyJWT.swift:13
-    static func AuthOAuth2_ClientAuthentication_PrivateKeyJWT_13() async throws {
+    /// Sources/AuthOAuth2/ClientAuthentication/PrivateKeyJWT.swift:20
+    static func AuthOAuth2_ClientAuthentication_PrivateKeyJWT_20() async throws {
         let key = ES256PrivateKey()
         let signer = await PrivateKeyJWT(es256: key, kid: "billing-2026")
         let client = OAuth2Client(provider: oauthProvider, clientID: "billing", authentication: .privateKeyJWT(signer), transport: transport)
@@ -828,8 +828,8 @@ import Testing
         _ = client
     }
 
-    /// Sources/AuthOAuth2/ClientCredentials/ClientCredentialsStrategy.swift:13
-    static func AuthOAuth2_ClientCredentials_ClientCredentialsStrategy_13() async throws {
+    /// Sources/AuthOAuth2/ClientCredentials/ClientCredentialsStrategy.swift:20
+    static func AuthOAuth2_ClientCredentials_ClientCredentialsStrategy_20() async throws {
         let client = OAuth2Client(provider: oauthProvider, clientID: "billing", authentication: .clientSecretBasic(secret: Secret(clientSecret)), transport: transport)
         let strategy = ClientCredentialsStrategy(client: client, scopes: ["invoices.read"], resources: [URL(string: "https://api.example.com")!], allowedHosts: AllowedHosts(["api.example.com"]))
         let billing = container.makeClient(for: strategy.account(), strategy: strategy)
@@ -838,16 +838,16 @@ import Testing
         _ = billing
     }
 
-    /// Sources/AuthOAuth2/DPoP/DPoP.swift:18
-    static func AuthOAuth2_DPoP_DPoP_18() async throws {
+    /// Sources/AuthOAuth2/DPoP/DPoP.swift:25
+    static func AuthOAuth2_DPoP_DPoP_25() async throws {
         let dpop = try await DPoP(key: DPoPKey.forAccount(account, in: vault))
         let proof = try await dpop.proof(method: "GET", url: URL(string: "https://api.example.com/me")!, accessToken: nil)
         _ = dpop
         _ = proof
     }
 
-    /// Sources/AuthOAuth2/DPoP/DPoPKeyring.swift:8
-    static func AuthOAuth2_DPoP_DPoPKeyring_8() async throws {
+    /// Sources/AuthOAuth2/DPoP/DPoPKeyring.swift:15
+    static func AuthOAuth2_DPoP_DPoPKeyring_15() async throws {
         let keyring = DPoPKeyring()
         container.useDPoP(keyring)
         let strategy = ClientCredentialsStrategy(client: app, scopes: ["read"], allowedHosts: hosts, dpop: keyring)
@@ -855,8 +855,8 @@ import Testing
         _ = strategy
     }
 
-    /// Sources/AuthOAuth2/DeviceAuthorization/OAuth2Client+DeviceAuthorization.swift:11
-    static func AuthOAuth2_DeviceAuthorization_OAuth2Client_DeviceAuthorization_11() async throws {
+    /// Sources/AuthOAuth2/DeviceAuthorization/OAuth2Client+DeviceAuthorization.swift:18
+    static func AuthOAuth2_DeviceAuthorization_OAuth2Client_DeviceAuthorization_18() async throws {
         let device = try await app.startDeviceAuthorization(scopes: ["read"])
         print("Go to \(device.verificationURI) and enter \(device.userCode)")
         let tokens = try await app.pollDeviceAuthorization(device)
@@ -864,29 +864,29 @@ import Testing
         _ = tokens
     }
 
-    /// Sources/AuthOAuth2/IDToken/OAuth2Client+IDToken.swift:20
-    static func AuthOAuth2_IDToken_OAuth2Client_IDToken_20() async throws {
+    /// Sources/AuthOAuth2/IDToken/OAuth2Client+IDToken.swift:27
+    static func AuthOAuth2_IDToken_OAuth2Client_IDToken_27() async throws {
         let claims = try await app.validateIDToken(idToken, nonce: pending.nonce)
         print(claims.subject)
         _ = claims
     }
 
-    /// Sources/AuthOAuth2/Introspection/TokenIntrospection.swift:54
-    static func AuthOAuth2_Introspection_TokenIntrospection_54() async throws {
+    /// Sources/AuthOAuth2/Introspection/TokenIntrospection.swift:61
+    static func AuthOAuth2_Introspection_TokenIntrospection_61() async throws {
         let info = try await app.introspect(Secret(accessToken))
         guard info.active, info.scope?.split(separator: " ").contains("read") == true else { return }
         _ = info
     }
 
-    /// Sources/AuthOAuth2/Logout/OAuth2Client+Logout.swift:8
-    static func AuthOAuth2_Logout_OAuth2Client_Logout_8() async throws {
+    /// Sources/AuthOAuth2/Logout/OAuth2Client+Logout.swift:15
+    static func AuthOAuth2_Logout_OAuth2Client_Logout_15() async throws {
         let pending = try await app.startLogout(idToken: tokens.idToken, postLogoutRedirectURI: callbackURL)
         print("Open \(pending.url) to sign out")
         _ = pending
     }
 
-    /// Sources/AuthOAuth2/Loopback/LoopbackRedirectListener.swift:27
-    static func AuthOAuth2_Loopback_LoopbackRedirectListener_27() async throws {
+    /// Sources/AuthOAuth2/Loopback/LoopbackRedirectListener.swift:34
+    static func AuthOAuth2_Loopback_LoopbackRedirectListener_34() async throws {
         let listener = try await LoopbackRedirectListener.bind()
         let pending = try await app.startAuthorization(redirectURI: listener.redirectURI, scopes: ["openid"])
         print("Open \(pending.url) in your browser")
@@ -898,8 +898,8 @@ import Testing
         _ = tokens
     }
 
-    /// Sources/AuthOAuth2/Loopback/OAuth2Client+Browser.swift:10
-    static func AuthOAuth2_Loopback_OAuth2Client_Browser_10() async throws {
+    /// Sources/AuthOAuth2/Loopback/OAuth2Client+Browser.swift:17
+    static func AuthOAuth2_Loopback_OAuth2Client_Browser_17() async throws {
         let tokens = try await app.signInWithBrowser(scopes: ["openid", "profile"]) { url in
             print("Open \(url) to sign in")
         }
@@ -907,15 +907,15 @@ import Testing
         _ = tokens
     }
 
-    /// Sources/AuthOAuth2/PasswordGrant/OAuth2TokenEndpoint+PasswordGrant.swift:12
-    static func AuthOAuth2_PasswordGrant_OAuth2TokenEndpoint_PasswordGrant_12() async throws {
+    /// Sources/AuthOAuth2/PasswordGrant/OAuth2TokenEndpoint+PasswordGrant.swift:19
+    static func AuthOAuth2_PasswordGrant_OAuth2TokenEndpoint_PasswordGrant_19() async throws {
         let endpoint = OAuth2TokenEndpoint(url: tokenURL, clientID: "cli", transport: transport)
         try await client.signIn(try await endpoint.passwordGrant(username: "alice", password: password))
         _ = endpoint
     }
 
-    /// Sources/AuthOAuth2/Provider/AuthorizationServerMetadata.swift:7
-    static func AuthOAuth2_Provider_AuthorizationServerMetadata_7() async throws {
+    /// Sources/AuthOAuth2/Provider/AuthorizationServerMetadata.swift:14
+    static func AuthOAuth2_Provider_AuthorizationServerMetadata_14() async throws {
         let metadata = AuthorizationServerMetadata(
             issuer: URL(string: "https://auth.example.com")!,
             authorizationEndpoint: URL(string: "https://auth.example.com/authorize")!,
@@ -923,22 +923,22 @@ import Testing
         _ = metadata
     }
 
-    /// Sources/AuthOAuth2/Provider/OAuth2Provider.swift:13
-    static func AuthOAuth2_Provider_OAuth2Provider_13() async throws {
+    /// Sources/AuthOAuth2/Provider/OAuth2Provider.swift:20
+    static func AuthOAuth2_Provider_OAuth2Provider_20() async throws {
         let provider = OAuth2Provider(issuer: URL(string: "https://auth.example.com")!, transport: transport)
         let tokenEndpoint = try await provider.metadata().tokenEndpoint
         _ = provider
         _ = tokenEndpoint
     }
 
-    /// Sources/AuthOAuth2/Registration/ClientMetadata.swift:7
-    static func AuthOAuth2_Registration_ClientMetadata_7() async throws {
+    /// Sources/AuthOAuth2/Registration/ClientMetadata.swift:14
+    static func AuthOAuth2_Registration_ClientMetadata_14() async throws {
         let metadata = ClientMetadata(clientName: "orders-cli", redirectURIs: [URL(string: "http://127.0.0.1/callback")!], grantTypes: ["authorization_code", "refresh_token"], tokenEndpointAuthMethod: "none")
         _ = metadata
     }
 
-    /// Sources/AuthOAuth2/Registration/ClientRegistrar.swift:12
-    static func AuthOAuth2_Registration_ClientRegistrar_12() async throws {
+    /// Sources/AuthOAuth2/Registration/ClientRegistrar.swift:19
+    static func AuthOAuth2_Registration_ClientRegistrar_19() async throws {
         let registrar = ClientRegistrar(provider: oauthProvider, transport: transport)
         let install = AccountKey(namespace: "orders-cli", account: "install")
         let metadata = ClientMetadata(clientName: "orders-cli", redirectURIs: [URL(string: "http://127.0.0.1/callback")!], tokenEndpointAuthMethod: "none")
@@ -951,13 +951,13 @@ import Testing
         _ = app
     }
 
-    /// Sources/AuthOAuth2/Revocation/OAuth2Client+Revocation.swift:28
-    static func AuthOAuth2_Revocation_OAuth2Client_Revocation_28() async throws {
+    /// Sources/AuthOAuth2/Revocation/OAuth2Client+Revocation.swift:35
+    static func AuthOAuth2_Revocation_OAuth2Client_Revocation_35() async throws {
         try await app.signOut(aliceClient)
     }
 
-    /// Sources/AuthOAuth2/StepUp/OAuth2Client+StepUp.swift:15
-    static func AuthOAuth2_StepUp_OAuth2Client_StepUp_15() async throws {
+    /// Sources/AuthOAuth2/StepUp/OAuth2Client+StepUp.swift:22
+    static func AuthOAuth2_StepUp_OAuth2Client_StepUp_22() async throws {
         let reports = baseURL.appending(path: "reports")
         do {
             _ = try await aliceClient.send(.get, reports)
@@ -969,30 +969,30 @@ import Testing
         _ = reports
     }
 
-    /// Sources/AuthOAuth2/TokenEndpoint/OAuth2TokenEndpoint.swift:117
-    static func AuthOAuth2_TokenEndpoint_OAuth2TokenEndpoint_117() async throws {
+    /// Sources/AuthOAuth2/TokenEndpoint/OAuth2TokenEndpoint.swift:124
+    static func AuthOAuth2_TokenEndpoint_OAuth2TokenEndpoint_124() async throws {
         let endpoint = OAuth2TokenEndpoint(url: tokenURL, clientID: "svc", authentication: .clientSecretBasic(secret: Secret(clientSecret)), transport: transport)
         let tokens = try await endpoint.requestTokens([("grant_type", "client_credentials"), ("scope", "read")])
         _ = endpoint
         _ = tokens
     }
 
-    /// Sources/AuthOAuth2/TokenExchange/OAuth2Client+TokenExchange.swift:13
-    static func AuthOAuth2_TokenExchange_OAuth2Client_TokenExchange_13() async throws {
+    /// Sources/AuthOAuth2/TokenExchange/OAuth2Client+TokenExchange.swift:20
+    static func AuthOAuth2_TokenExchange_OAuth2Client_TokenExchange_20() async throws {
         let downstream = try await app.exchangeToken(TokenExchange(subjectToken: tokens.accessToken, audience: ["orders"]))
         _ = downstream
     }
 
-    /// Sources/AuthOAuth2/TokenExchange/TokenExchange.swift:12
-    static func AuthOAuth2_TokenExchange_TokenExchange_12() async throws {
+    /// Sources/AuthOAuth2/TokenExchange/TokenExchange.swift:19
+    static func AuthOAuth2_TokenExchange_TokenExchange_19() async throws {
         let exchange = TokenExchange(subjectToken: tokens.accessToken, audience: ["orders"], scopes: ["orders.read"])
         let issued = try await app.exchangeToken(exchange)
         _ = exchange
         _ = issued
     }
 
-    /// Sources/AuthOAuth2/TokenExchange/TokenExchangeStrategy.swift:19
-    static func AuthOAuth2_TokenExchange_TokenExchangeStrategy_19() async throws {
+    /// Sources/AuthOAuth2/TokenExchange/TokenExchangeStrategy.swift:26
+    static func AuthOAuth2_TokenExchange_TokenExchangeStrategy_26() async throws {
         let gateway = OAuth2Client(provider: oauthProvider, clientID: "gateway", authentication: .clientSecretBasic(secret: Secret(clientSecret)), transport: transport)
         let strategy = TokenExchangeStrategy(client: gateway, subject: aliceClient, audience: ["orders"], allowedHosts: AllowedHosts(["orders.example.com"]))
         let orders = container.makeClient(for: strategy.account(), strategy: strategy)
@@ -1001,22 +1001,22 @@ import Testing
         _ = orders
     }
 
-    /// Sources/AuthOAuth2/UserInfo/OAuth2Client+UserInfo.swift:15
-    static func AuthOAuth2_UserInfo_OAuth2Client_UserInfo_15() async throws {
+    /// Sources/AuthOAuth2/UserInfo/OAuth2Client+UserInfo.swift:22
+    static func AuthOAuth2_UserInfo_OAuth2Client_UserInfo_22() async throws {
         let me = try await app.userInfo(for: aliceClient)
         print(me.subject, me.email ?? "-")
         _ = me
     }
 
-    /// Sources/AuthObservation/AccountStateModel.swift:8
-    static func AuthObservation_AccountStateModel_8() async throws {
+    /// Sources/AuthObservation/AccountStateModel.swift:15
+    static func AuthObservation_AccountStateModel_15() async throws {
         let model = AccountStateModel(session: client.session)
         // In a view: if case .reauthenticationRequired = model.state { SignInButton() }
         _ = model
     }
 
-    /// Sources/AuthOpenAPI/AuthClientTransport.swift:10
-    static func AuthOpenAPI_AuthClientTransport_10() async throws {
+    /// Sources/AuthOpenAPI/AuthClientTransport.swift:17
+    static func AuthOpenAPI_AuthClientTransport_17() async throws {
         // `client`: an account client of AuthContainer.makeClient(for:strategy:).
         let api = Client(serverURL: server.baseURL, transport: AuthClientTransport(client))
         let me = try await api.getMe().ok.body.json
@@ -1024,19 +1024,19 @@ import Testing
         _ = me
     }
 
-    /// Sources/AuthOpenAPI/AuthOpenAPIMiddleware.swift:10
-    static func AuthOpenAPI_AuthOpenAPIMiddleware_10() async throws {
+    /// Sources/AuthOpenAPI/AuthOpenAPIMiddleware.swift:17
+    static func AuthOpenAPI_AuthOpenAPIMiddleware_17() async throws {
         let api = Client(serverURL: server.baseURL, transport: openAPITransport, middlewares: [AuthOpenAPIMiddleware(client)])
         _ = api
     }
 
-    /// Sources/AuthPostgresStore/Container/AuthContainer+PostgresStore.swift:9
-    static func AuthPostgresStore_Container_AuthContainer_PostgresStore_9() async throws {
+    /// Sources/AuthPostgresStore/Container/AuthContainer+PostgresStore.swift:16
+    static func AuthPostgresStore_Container_AuthContainer_PostgresStore_16() async throws {
         try await container.usePostgresStore(.init(host: "db.internal", username: "authkit", password: password, database: "auth", tls: .disable))
     }
 
-    /// Sources/AuthPostgresStore/Feed/PostgresChangeFeedStatus.swift:10
-    static func AuthPostgresStore_Feed_PostgresChangeFeedStatus_10() async throws {
+    /// Sources/AuthPostgresStore/Feed/PostgresChangeFeedStatus.swift:17
+    static func AuthPostgresStore_Feed_PostgresChangeFeedStatus_17() async throws {
         let store = try await PostgresCredentialStore.open(configuration: .init(host: "pgbouncer.internal", port: 6432, username: "authkit", password: password, database: "auth", tls: .disable))
         if store.changeFeedStatus == .notDelivering {
             // Behind a pooler in transaction mode: correct, but every read goes to the database.
@@ -1045,15 +1045,15 @@ import Testing
         _ = store
     }
 
-    /// Sources/AuthPostgresStore/Store/PostgresCredentialStore.swift:29
-    static func AuthPostgresStore_Store_PostgresCredentialStore_29() async throws {
+    /// Sources/AuthPostgresStore/Store/PostgresCredentialStore.swift:36
+    static func AuthPostgresStore_Store_PostgresCredentialStore_36() async throws {
         let store = try await PostgresCredentialStore.open(configuration: .init(host: "db.internal", username: "authkit", password: password, database: "auth", tls: .disable))
         container.override(CredentialStoreKey.self, with: store)
         _ = store
     }
 
-    /// Sources/AuthPostgresStore/Store/PostgresStoreOptions.swift:7
-    static func AuthPostgresStore_Store_PostgresStoreOptions_7() async throws {
+    /// Sources/AuthPostgresStore/Store/PostgresStoreOptions.swift:14
+    static func AuthPostgresStore_Store_PostgresStoreOptions_14() async throws {
         var options = PostgresStoreOptions()
         options.schema = "billing"  // another deployment in the same database keeps `public`
         options.operationTimeout = .seconds(5)
@@ -1062,19 +1062,19 @@ import Testing
         _ = store
     }
 
-    /// Sources/AuthSQLiteStore/Container/AuthContainer+SQLiteStore.swift:6
-    static func AuthSQLiteStore_Container_AuthContainer_SQLiteStore_6() async throws {
+    /// Sources/AuthSQLiteStore/Container/AuthContainer+SQLiteStore.swift:13
+    static func AuthSQLiteStore_Container_AuthContainer_SQLiteStore_13() async throws {
         try await container.useSQLiteStore(at: "/var/lib/mytool/credentials.sqlite")
     }
 
-    /// Sources/AuthSQLiteStore/Store/SQLiteCredentialStore+Open.swift:21
-    static func AuthSQLiteStore_Store_SQLiteCredentialStore_Open_21() async throws {
+    /// Sources/AuthSQLiteStore/Store/SQLiteCredentialStore+Open.swift:28
+    static func AuthSQLiteStore_Store_SQLiteCredentialStore_Open_28() async throws {
         let store = try await SQLiteCredentialStore.open(at: path, options: SQLiteStoreOptions(busyTimeout: .seconds(2)))
         _ = store
     }
 
-    /// Sources/AuthSQLiteStore/Store/SQLiteCredentialStore.swift:17
-    static func AuthSQLiteStore_Store_SQLiteCredentialStore_17() async throws {
+    /// Sources/AuthSQLiteStore/Store/SQLiteCredentialStore.swift:24
+    static func AuthSQLiteStore_Store_SQLiteCredentialStore_24() async throws {
         let store = try await SQLiteCredentialStore.open(at: "/home/me/.config/app/credentials.sqlite")
         try await store.put(envelope, for: CredentialKey(namespace: "github", account: "alice", item: "credential"))
         let accounts = try await store.accounts(in: "github")   // ["alice"]
@@ -1082,8 +1082,8 @@ import Testing
         _ = accounts
     }
 
-    /// Sources/AuthSQLiteStore/Store/SQLiteStoreOptions.swift:8
-    static func AuthSQLiteStore_Store_SQLiteStoreOptions_8() async throws {
+    /// Sources/AuthSQLiteStore/Store/SQLiteStoreOptions.swift:15
+    static func AuthSQLiteStore_Store_SQLiteStoreOptions_15() async throws {
         var options = SQLiteStoreOptions()
         options.busyTimeout = .seconds(2)
         let store = try await SQLiteCredentialStore.open(at: path, options: options)
@@ -1091,8 +1091,8 @@ import Testing
         _ = store
     }
 
-    /// Sources/AuthSigning/Container/AuthContainer+Signing.swift:16
-    static func AuthSigning_Container_AuthContainer_Signing_16() async throws {
+    /// Sources/AuthSigning/Container/AuthContainer+Signing.swift:23
+    static func AuthSigning_Container_AuthContainer_Signing_23() async throws {
         let container = AuthContainer()
         container.useHTTPClient(transport)
         container.useRequestSigner(HMACRequestSigner(keyID: "client-1", key: key), allowedHosts: AllowedHosts(["api.example.com"]))
@@ -1101,44 +1101,44 @@ import Testing
         _ = client
     }
 
-    /// Sources/AuthSigning/HMAC/HMACRequestSigner.swift:11
-    static func AuthSigning_HMAC_HMACRequestSigner_11() async throws {
+    /// Sources/AuthSigning/HMAC/HMACRequestSigner.swift:18
+    static func AuthSigning_HMAC_HMACRequestSigner_18() async throws {
         let signer = HMACRequestSigner(keyID: "client-1", key: SymmetricKey(data: sharedSecret))
         let middleware = SigningMiddleware(signer: signer, allowedHosts: AllowedHosts(["api.example.com"]))
         _ = signer
         _ = middleware
     }
 
-    /// Sources/AuthSigning/HMAC/HMACRequestVerifier.swift:12
-    static func AuthSigning_HMAC_HMACRequestVerifier_12() async throws {
+    /// Sources/AuthSigning/HMAC/HMACRequestVerifier.swift:19
+    static func AuthSigning_HMAC_HMACRequestVerifier_19() async throws {
         let verifier = HMACRequestVerifier { keyID in keyID == "client-1" ? key : nil }
         let keyID = try await verifier.verify(request)   // throws SigningError
         _ = verifier
         _ = keyID
     }
 
-    /// Sources/AuthSigning/HMAC/NonceCache.swift:12
-    static func AuthSigning_HMAC_NonceCache_12() async throws {
+    /// Sources/AuthSigning/HMAC/NonceCache.swift:19
+    static func AuthSigning_HMAC_NonceCache_19() async throws {
         let cache = NonceCache(capacity: 10_000, retention: 600)
         print(cache.insert(nonce: "n1", keyID: "k", timestamp: t, now: now) == .accepted)   // true
         print(cache.insert(nonce: "n1", keyID: "k", timestamp: t, now: now) == .replayed)   // true
         _ = cache
     }
 
-    /// Sources/AuthSigning/MessageSignatures/ComponentIdentifier.swift:4
-    static func AuthSigning_MessageSignatures_ComponentIdentifier_4() async throws {
+    /// Sources/AuthSigning/MessageSignatures/ComponentIdentifier.swift:11
+    static func AuthSigning_MessageSignatures_ComponentIdentifier_11() async throws {
         let covered: [ComponentIdentifier] = [.method, .authority, .path, .header("content-digest"), .queryParam("id")]
         _ = covered
     }
 
-    /// Sources/AuthSigning/MessageSignatures/ContentDigest.swift:8
-    static func AuthSigning_MessageSignatures_ContentDigest_8() async throws {
+    /// Sources/AuthSigning/MessageSignatures/ContentDigest.swift:15
+    static func AuthSigning_MessageSignatures_ContentDigest_15() async throws {
         request.head.headerFields[ContentDigest.fieldName] = ContentDigest.value(for: body, algorithms: [.sha256])
         try ContentDigest.verify(fieldValue, body: body)
     }
 
-    /// Sources/AuthSigning/MessageSignatures/HTTPMessageSignatureVerifier.swift:9
-    static func AuthSigning_MessageSignatures_HTTPMessageSignatureVerifier_9() async throws {
+    /// Sources/AuthSigning/MessageSignatures/HTTPMessageSignatureVerifier.swift:16
+    static func AuthSigning_MessageSignatures_HTTPMessageSignatureVerifier_16() async throws {
         let verifier = HTTPMessageSignatureVerifier(policy: .init(requiredComponents: [.method, .path])) { keyID in
             keys[keyID]
         }
@@ -1147,8 +1147,8 @@ import Testing
         _ = verified
     }
 
-    /// Sources/AuthSigning/MessageSignatures/HTTPMessageSigner.swift:10
-    static func AuthSigning_MessageSignatures_HTTPMessageSigner_10() async throws {
+    /// Sources/AuthSigning/MessageSignatures/HTTPMessageSigner.swift:17
+    static func AuthSigning_MessageSignatures_HTTPMessageSigner_17() async throws {
         let signer = HTTPMessageSigner(
             label: "sig1", keyID: "client-ed25519", key: .ed25519(privateKey),
             components: [.method, .targetURI, .header("content-digest")], contentDigest: [.sha256]
@@ -1157,55 +1157,55 @@ import Testing
         _ = signer
     }
 
-    /// Sources/AuthSigning/MessageSignatures/MessageSigningKey.swift:7
-    static func AuthSigning_MessageSignatures_MessageSigningKey_7() async throws {
+    /// Sources/AuthSigning/MessageSignatures/MessageSigningKey.swift:14
+    static func AuthSigning_MessageSignatures_MessageSigningKey_14() async throws {
         let key = MessageSigningKey.ed25519(try Curve25519.Signing.PrivateKey(rawRepresentation: raw))
         _ = key
     }
 
-    /// Sources/AuthSigning/MessageSignatures/MessageVerificationKey.swift:7
-    static func AuthSigning_MessageSignatures_MessageVerificationKey_7() async throws {
+    /// Sources/AuthSigning/MessageSignatures/MessageVerificationKey.swift:14
+    static func AuthSigning_MessageSignatures_MessageVerificationKey_14() async throws {
         let key = MessageVerificationKey.rsaPSSSHA512(try _RSA.Signing.PublicKey(pemRepresentation: publicKeyPEM))
         _ = key
     }
 
-    /// Sources/AuthSigning/MessageSignatures/MessageVerificationPolicy.swift:5
-    static func AuthSigning_MessageSignatures_MessageVerificationPolicy_5() async throws {
+    /// Sources/AuthSigning/MessageSignatures/MessageVerificationPolicy.swift:12
+    static func AuthSigning_MessageSignatures_MessageVerificationPolicy_12() async throws {
         let policy = MessageVerificationPolicy(requiredComponents: [.method, .targetURI, .header("content-digest")], maximumAge: 300)
         _ = policy
     }
 
-    /// Sources/AuthSigning/MessageSignatures/SignatureBase.swift:8
-    static func AuthSigning_MessageSignatures_SignatureBase_8() async throws {
+    /// Sources/AuthSigning/MessageSignatures/SignatureBase.swift:15
+    static func AuthSigning_MessageSignatures_SignatureBase_15() async throws {
         let base = try SignatureBase.make(for: .request(head), covering: [.method, .authority], parameters: [("created", .integer(1618884473))])
         _ = base
     }
 
-    /// Sources/AuthSigning/SigV4/AWSCredentials.swift:6
-    static func AuthSigning_SigV4_AWSCredentials_6() async throws {
+    /// Sources/AuthSigning/SigV4/AWSCredentials.swift:13
+    static func AuthSigning_SigV4_AWSCredentials_13() async throws {
         let credentials = AWSCredentials(accessKeyID: "AKID…", secretAccessKey: secretAccessKey, sessionToken: sessionToken)
         print(credentials)   // AWSCredentials(accessKeyID: AKID…, secretAccessKey: <redacted>, sessionToken: <redacted>)
         _ = credentials
     }
 
-    /// Sources/AuthSigning/SigV4/SigV4Configuration.swift:3
-    static func AuthSigning_SigV4_SigV4Configuration_3() async throws {
+    /// Sources/AuthSigning/SigV4/SigV4Configuration.swift:10
+    static func AuthSigning_SigV4_SigV4Configuration_10() async throws {
         let s3 = SigV4Configuration.s3(region: "eu-west-1")
         let sts = SigV4Configuration(region: "us-east-1", service: "sts")
         _ = s3
         _ = sts
     }
 
-    /// Sources/AuthSigning/SigV4/SigV4Signer+Presign.swift:19
-    static func AuthSigning_SigV4_SigV4Signer_Presign_19() async throws {
+    /// Sources/AuthSigning/SigV4/SigV4Signer+Presign.swift:26
+    static func AuthSigning_SigV4_SigV4Signer_Presign_26() async throws {
         let presigned = try sigV4.presign(request, at: Date(), expires: 3600)
         let url = presigned.request.url
         _ = presigned
         _ = url
     }
 
-    /// Sources/AuthSigning/SigV4/SigV4Signer.swift:20
-    static func AuthSigning_SigV4_SigV4Signer_20() async throws {
+    /// Sources/AuthSigning/SigV4/SigV4Signer.swift:27
+    static func AuthSigning_SigV4_SigV4Signer_27() async throws {
         let signer = SigV4Signer(credentials: credentials, configuration: .init(region: "us-east-1", service: "sts"))
         var request = try AuthRequest(method: .get, url: URL(string: "https://sts.amazonaws.com/?Action=GetCallerIdentity&Version=2011-06-15")!)
         try await signer.sign(&request, at: Date())
@@ -1213,8 +1213,8 @@ import Testing
         _ = request
     }
 
-    /// Sources/AuthSigning/Signing/RequestSigner.swift:12
-    static func AuthSigning_Signing_RequestSigner_12() async throws {
+    /// Sources/AuthSigning/Signing/RequestSigner.swift:19
+    static func AuthSigning_Signing_RequestSigner_19() async throws {
         let signer = HMACRequestSigner(keyID: "client-1", key: SymmetricKey(data: sharedSecret))
         var request = try AuthRequest(method: .get, url: URL(string: "https://api.example.com/items")!)
         try await signer.sign(&request, at: Date())
@@ -1222,24 +1222,24 @@ import Testing
         _ = request
     }
 
-    /// Sources/AuthSigning/Signing/SigningMiddleware.swift:20
-    static func AuthSigning_Signing_SigningMiddleware_20() async throws {
+    /// Sources/AuthSigning/Signing/SigningMiddleware.swift:27
+    static func AuthSigning_Signing_SigningMiddleware_27() async throws {
         let signing = SigningMiddleware(signer: signer, allowedHosts: AllowedHosts(["api.example.com"]))
         let middlewares: [any Middleware] = [retry, authentication, signing]
         _ = signing
         _ = middlewares
     }
 
-    /// Sources/AuthSigning/StructuredFields/StructuredField.swift:6
-    static func AuthSigning_StructuredFields_StructuredField_6() async throws {
+    /// Sources/AuthSigning/StructuredFields/StructuredField.swift:13
+    static func AuthSigning_StructuredFields_StructuredField_13() async throws {
         let dictionary = try StructuredField.parseDictionary(#"sig1=("@method");created=1618884473"#)
         let text = dictionary.serialized   // the same text
         _ = dictionary
         _ = text
     }
 
-    /// Sources/AuthSigning/StructuredFields/StructuredFieldKind.swift:4
-    static func AuthSigning_StructuredFields_StructuredFieldKind_4() async throws {
+    /// Sources/AuthSigning/StructuredFields/StructuredFieldKind.swift:11
+    static func AuthSigning_StructuredFields_StructuredFieldKind_11() async throws {
         let signer = HTTPMessageSigner(
             keyID: "k", key: .hmacSHA256(SymmetricKey(data: sharedSecret)), components: [.header("example-dict", structured: true)],
             structuredFields: StructuredFieldKind.registered.merging(["example-dict": .dictionary]) { $1 }
@@ -1247,20 +1247,20 @@ import Testing
         _ = signer
     }
 
-    /// Sources/AuthTelemetry/AuthTelemetry.swift:26
-    static func AuthTelemetry_AuthTelemetry_26() async throws {
+    /// Sources/AuthTelemetry/AuthTelemetry.swift:33
+    static func AuthTelemetry_AuthTelemetry_33() async throws {
         let telemetry = container.useTelemetry()   // the bootstrapped MetricsSystem and InstrumentationSystem
         _ = telemetry
     }
 
-    /// Sources/AuthTelemetry/Container/AuthContainer+Telemetry.swift:13
-    static func AuthTelemetry_Container_AuthContainer_Telemetry_13() async throws {
+    /// Sources/AuthTelemetry/Container/AuthContainer+Telemetry.swift:20
+    static func AuthTelemetry_Container_AuthContainer_Telemetry_20() async throws {
         let telemetry = container.useTelemetry()
         _ = telemetry
     }
 
-    /// Sources/AuthTelemetry/TelemetryTokenRefresher.swift:9
-    static func AuthTelemetry_TelemetryTokenRefresher_9() async throws {
+    /// Sources/AuthTelemetry/TelemetryTokenRefresher.swift:16
+    static func AuthTelemetry_TelemetryTokenRefresher_16() async throws {
         let telemetry = container.useTelemetry()
         let refresher = OAuth2RefreshTokenRefresher(tokenEndpoint: URL(string: "https://auth.example.com/token")!, clientID: "app", transport: transport)
         let strategy = BearerStrategy(allowedHosts: AllowedHosts(["api.example.com"]), refresher: TelemetryTokenRefresher(refresher, telemetry: telemetry, account: alice))
@@ -1269,33 +1269,33 @@ import Testing
         _ = strategy
     }
 
-    /// Sources/AuthTestServer/Faults/Fault.swift:3
-    static func AuthTestServer_Faults_Fault_3() async throws {
+    /// Sources/AuthTestServer/Faults/Fault.swift:10
+    static func AuthTestServer_Faults_Fault_10() async throws {
         server.faults.inject(.status(429, retryAfter: "1"), path: "/me", times: 1)
         server.faults.inject(.status(503), path: "/auth/refresh", times: 2)
     }
 
-    /// Sources/AuthTestServer/Faults/FaultInjector.swift:8
-    static func AuthTestServer_Faults_FaultInjector_8() async throws {
+    /// Sources/AuthTestServer/Faults/FaultInjector.swift:15
+    static func AuthTestServer_Faults_FaultInjector_15() async throws {
         server.faults.inject(.status(503), path: "/me", times: 2)   // 503, 503, then the real /me
     }
 
-    /// Sources/AuthTestServer/OAuth2/OAuth2TestClients.swift:4
-    static func AuthTestServer_OAuth2_OAuth2TestClients_4() async throws {
+    /// Sources/AuthTestServer/OAuth2/OAuth2TestClients.swift:11
+    static func AuthTestServer_OAuth2_OAuth2TestClients_11() async throws {
         let app = OAuth2Client(provider: OAuth2Provider(issuer: server.baseURL, transport: transport), clientID: OAuth2TestClients.publicClientID, transport: transport)
         _ = app
     }
 
-    /// Sources/AuthTestServer/Routes/CacheEndpoints.swift:17
-    static func AuthTestServer_Routes_CacheEndpoints_17() async throws {
+    /// Sources/AuthTestServer/Routes/CacheEndpoints.swift:24
+    static func AuthTestServer_Routes_CacheEndpoints_24() async throws {
         try await AuthTestServer.withRunning { server in
             // GET \(server.baseURL)/cache/etag twice through a cache …
             #expect(server.counters.count(CacheEndpoints.counter("etag.200")) == 1)
         }
     }
 
-    /// Sources/AuthTestServer/Routes/LoginPolicy.swift:8
-    static func AuthTestServer_Routes_LoginPolicy_8() async throws {
+    /// Sources/AuthTestServer/Routes/LoginPolicy.swift:15
+    static func AuthTestServer_Routes_LoginPolicy_15() async throws {
         let policy = LoginPolicy { user, environment in
             guard user.attributes["totp"] != nil else { return .issueTokens }
             return .mfaRequired(LoginChallenge(challengeID: "c1", methods: ["totp"], expiresIn: 300))
@@ -1303,14 +1303,14 @@ import Testing
         _ = policy
     }
 
-    /// Sources/AuthTestServer/Routes/MFALoginPolicy.swift:9
-    static func AuthTestServer_Routes_MFALoginPolicy_9() async throws {
+    /// Sources/AuthTestServer/Routes/MFALoginPolicy.swift:16
+    static func AuthTestServer_Routes_MFALoginPolicy_16() async throws {
         let server = AuthTestServer(configuration: .init(loginPolicy: .mfaWhenEnrolled))
         _ = server
     }
 
-    /// Sources/AuthTestServer/Routes/RouteGroup.swift:13
-    static func AuthTestServer_Routes_RouteGroup_13() async throws {
+    /// Sources/AuthTestServer/Routes/RouteGroup.swift:20
+    static func AuthTestServer_Routes_RouteGroup_20() async throws {
         struct PingRoutes: RouteGroup {
             func addRoutes(to router: Router<BasicRequestContext>, environment: RouteEnvironment) {
                 router.get("/ping") { _, _ in ServerResponse.json(.ok, ["pong": true]) }
@@ -1320,16 +1320,16 @@ import Testing
         _ = server
     }
 
-    /// Sources/AuthTestServer/Routes/RouteGroup.swift:31
-    static func AuthTestServer_Routes_RouteGroup_31() async throws {
+    /// Sources/AuthTestServer/Routes/RouteGroup.swift:38
+    static func AuthTestServer_Routes_RouteGroup_38() async throws {
         let group = ClosureRouteGroup { router, environment in
             router.get("/time") { _, _ in ServerResponse.json(.ok, ["now": environment.clock.now()]) }
         }
         _ = group
     }
 
-    /// Sources/AuthTestServer/Routes/SignedTestKeys.swift:11
-    static func AuthTestServer_Routes_SignedTestKeys_11() async throws {
+    /// Sources/AuthTestServer/Routes/SignedTestKeys.swift:18
+    static func AuthTestServer_Routes_SignedTestKeys_18() async throws {
         let signer = HMACRequestSigner(keyID: SignedTestKeys.hmacKeyID, key: SignedTestKeys.hmacSecret)
         container.useRequestSigner(signer, allowedHosts: AllowedHosts(origin: server.baseURL))
         let response = try await client.send(.get, server.baseURL.appending(path: "signed/hmac/items"))
@@ -1337,8 +1337,8 @@ import Testing
         _ = response
     }
 
-    /// Sources/AuthTestServer/Server/AuthTestServer+Configuration.swift:6
-    static func AuthTestServer_Server_AuthTestServer_Configuration_6() async throws {
+    /// Sources/AuthTestServer/Server/AuthTestServer+Configuration.swift:13
+    static func AuthTestServer_Server_AuthTestServer_Configuration_13() async throws {
         let clock = ServerClock()
         var configuration = AuthTestServer.Configuration(clock: clock)
         configuration.lifetimes.access = 60
@@ -1346,23 +1346,23 @@ import Testing
         _ = configuration
     }
 
-    /// Sources/AuthTestServer/Server/AuthTestServer+Lifecycle.swift:74
-    static func AuthTestServer_Server_AuthTestServer_Lifecycle_74() async throws {
+    /// Sources/AuthTestServer/Server/AuthTestServer+Lifecycle.swift:81
+    static func AuthTestServer_Server_AuthTestServer_Lifecycle_81() async throws {
         let server = AuthTestServer(configuration: .init(port: 8080))
         try await server.runUntilCancelled()
         _ = server
     }
 
-    /// Sources/AuthTestServer/Server/AuthTestServer+Lifecycle.swift:97
-    static func AuthTestServer_Server_AuthTestServer_Lifecycle_97() async throws {
+    /// Sources/AuthTestServer/Server/AuthTestServer+Lifecycle.swift:104
+    static func AuthTestServer_Server_AuthTestServer_Lifecycle_104() async throws {
         let status = try await AuthTestServer.withRunning { server in
             try await fetchStatus(server.baseURL.appendingPathComponent("me"))
         }
         _ = status
     }
 
-    /// Sources/AuthTestServer/Server/AuthTestServer.swift:12
-    static func AuthTestServer_Server_AuthTestServer_12() async throws {
+    /// Sources/AuthTestServer/Server/AuthTestServer.swift:19
+    static func AuthTestServer_Server_AuthTestServer_19() async throws {
         let clock = ServerClock()
         try await AuthTestServer.withRunning(configuration: .init(clock: clock)) { server in
             print(server.baseURL.appendingPathComponent("auth/login"))   // http://127.0.0.1:<port>/auth/login
@@ -1374,14 +1374,14 @@ import Testing
         _ = clock
     }
 
-    /// Sources/AuthTestServer/State/MFACounter.swift:6
-    static func AuthTestServer_State_MFACounter_6() async throws {
+    /// Sources/AuthTestServer/State/MFACounter.swift:13
+    static func AuthTestServer_State_MFACounter_13() async throws {
         #expect(server.counters.count(MFACounter.challenges) == 1)
         #expect(server.counters.logins == 0)
     }
 
-    /// Sources/AuthTestServer/State/ServerCounters.swift:3
-    static func AuthTestServer_State_ServerCounters_3() async throws {
+    /// Sources/AuthTestServer/State/ServerCounters.swift:10
+    static func AuthTestServer_State_ServerCounters_10() async throws {
         let counters = server.counters
         #expect(counters.renewals == 1)
         #expect(counters.requests(path: "/me") == 3)
@@ -1389,8 +1389,8 @@ import Testing
         _ = counters
     }
 
-    /// Sources/AuthTestServer/State/ServerState.swift:9
-    static func AuthTestServer_State_ServerState_9() async throws {
+    /// Sources/AuthTestServer/State/ServerState.swift:16
+    static func AuthTestServer_State_ServerState_16() async throws {
         let state = server.state
         let user = try #require(await state.user(named: "alice"))
         let tokens = try await state.issueTokens(forUserID: user.id)
@@ -1399,8 +1399,8 @@ import Testing
         _ = tokens
     }
 
-    /// Sources/AuthTestServer/Support/ServerClock.swift:11
-    static func AuthTestServer_Support_ServerClock_11() async throws {
+    /// Sources/AuthTestServer/Support/ServerClock.swift:18
+    static func AuthTestServer_Support_ServerClock_18() async throws {
         let clock = ServerClock()
         let server = AuthTestServer(configuration: .init(clock: clock))
         clock.advance(by: 301)   // every 300 s access token issued so far is now expired
@@ -1408,13 +1408,13 @@ import Testing
         _ = server
     }
 
-    /// Sources/AuthTestServer/Support/ServerResponse.swift:8
-    static func AuthTestServer_Support_ServerResponse_8() async throws {
+    /// Sources/AuthTestServer/Support/ServerResponse.swift:15
+    static func AuthTestServer_Support_ServerResponse_15() async throws {
         router.get("/hello") { _, _ in ServerResponse.json(.ok, ["hello": "world"]) }
     }
 
-    /// Sources/AuthTestServer/Tokens/JWTSigner.swift:10
-    static func AuthTestServer_Tokens_JWTSigner_10() async throws {
+    /// Sources/AuthTestServer/Tokens/JWTSigner.swift:17
+    static func AuthTestServer_Tokens_JWTSigner_17() async throws {
         let signer = JWTSigner.random()
         let token = try signer.sign(AccessTokenClaims(subject: "u1", issuedAt: .now, lifetime: 300, family: "f1"))
         let claims = try signer.verify(token)   // claims.sub == "u1"
@@ -1423,8 +1423,8 @@ import Testing
         _ = claims
     }
 
-    /// Sources/AuthTesting/CapturingLogHandler.swift:6
-    static func AuthTesting_CapturingLogHandler_6() async throws {
+    /// Sources/AuthTesting/CapturingLogHandler.swift:13
+    static func AuthTesting_CapturingLogHandler_13() async throws {
         let capture = CapturingLogHandler.Capture()
         let logger = Logger(label: "test") { _ in CapturingLogHandler(capture: capture, logLevel: .trace) }
         logger.info("signed in")   // the code under test logs
@@ -1433,16 +1433,16 @@ import Testing
         _ = logger
     }
 
-    /// Sources/AuthTesting/EventRecorder.swift:7
-    static func AuthTesting_EventRecorder_7() async throws {
+    /// Sources/AuthTesting/EventRecorder.swift:14
+    static func AuthTesting_EventRecorder_14() async throws {
         let recorder = EventRecorder(events)
         let seen = await recorder.waitFor { $0.contains(.renewed(alice)) }
         _ = recorder
         _ = seen
     }
 
-    /// Sources/AuthTesting/HelperProcess.swift:17
-    static func AuthTesting_HelperProcess_17() async throws {
+    /// Sources/AuthTesting/HelperProcess.swift:24
+    static func AuthTesting_HelperProcess_24() async throws {
         let writer = try HelperProcess(named: "sqlite-store-helper", arguments: ["write-loop", path])
         _ = await writer.waitForLine("ready")
         writer.killWithSIGKILL()
@@ -1451,8 +1451,8 @@ import Testing
         _ = ending
     }
 
-    /// Sources/AuthTesting/PgBouncer.swift:13
-    static func AuthTesting_PgBouncer_13() async throws {
+    /// Sources/AuthTesting/PgBouncer.swift:20
+    static func AuthTesting_PgBouncer_20() async throws {
         try await PostgresTestCluster.withCluster { cluster in
             try await PgBouncer.withRunning(inFrontOf: cluster, mode: .transaction) { bouncer in
                 let store = try await PostgresCredentialStore.open(configuration: .init(host: "127.0.0.1", port: bouncer.port, username: "authkit", password: nil, database: "postgres", tls: .disable))
@@ -1461,24 +1461,24 @@ import Testing
         }
     }
 
-    /// Sources/AuthTesting/PostgresTestCluster.swift:12
-    static func AuthTesting_PostgresTestCluster_12() async throws {
+    /// Sources/AuthTesting/PostgresTestCluster.swift:19
+    static func AuthTesting_PostgresTestCluster_19() async throws {
         try await PostgresTestCluster.withCluster { cluster in
             let store = try await PostgresCredentialStore.open(configuration: .init(host: "127.0.0.1", port: cluster.port, username: "authkit", password: nil, database: "postgres", tls: .disable))
             await store.close()
         }
     }
 
-    /// Sources/AuthTesting/SeededRandom.swift:4
-    static func AuthTesting_SeededRandom_4() async throws {
+    /// Sources/AuthTesting/SeededRandom.swift:11
+    static func AuthTesting_SeededRandom_11() async throws {
         var random = SeededRandom(seed: 42)
         let pick = [1, 2, 3].randomElement(using: &random)
         _ = random
         _ = pick
     }
 
-    /// Sources/AuthTesting/WorkerFleet.swift:9
-    static func AuthTesting_WorkerFleet_9() async throws {
+    /// Sources/AuthTesting/WorkerFleet.swift:16
+    static func AuthTesting_WorkerFleet_16() async throws {
         try await PostgresTestCluster.withCluster { cluster in
             let server = URL(string: "http://127.0.0.1:8080/")!   // an AuthTestServer's base URL
             let fleet = try WorkerFleet(count: 8, store: cluster.url, server: server, account: "service")
@@ -1488,8 +1488,8 @@ import Testing
         }
     }
 
-    /// Sources/AuthURLSession/URLSessionTransport.swift:13
-    static func AuthURLSession_URLSessionTransport_13() async throws {
+    /// Sources/AuthURLSession/URLSessionTransport.swift:20
+    static func AuthURLSession_URLSessionTransport_20() async throws {
         let container = AuthContainer()
         container.useURLSession(URLSessionTransport())
         _ = container
@@ -1769,8 +1769,8 @@ import Testing
     }
 }
 
-/// Sources/AuthTesting/CredentialStoreConformance.swift:10
-@MainActor struct AuthTesting_CredentialStoreConformance_10 {
+/// Sources/AuthTesting/CredentialStoreConformance.swift:17
+@MainActor struct AuthTesting_CredentialStoreConformance_17 {
     @Test func conforms() async throws {
         let checks = try await CredentialStoreConformance.run { try MyStore(at: temporaryURL()) }
         #expect(checks.count == CredentialStoreConformance.checkNames.count)

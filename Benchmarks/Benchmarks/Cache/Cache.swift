@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 // The response cache of AuthCache: what a hit costs next to the bare no-op transport, and how
 // much memory 1,000,000 distinct URLs leave behind against the byte cap.
 //

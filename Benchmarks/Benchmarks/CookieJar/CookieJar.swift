@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 // Building the Cookie header for one URL from a jar of 10,000 cookies over 1,000 domains
 // (10 per domain), against a bare dictionary lookup of the host in the same run.
 //

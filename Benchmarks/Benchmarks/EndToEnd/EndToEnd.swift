@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 // End to end over real HTTP (issue 23): raw AsyncHTTPClient against the AuthKit client of
 // `AuthContainer.makeClient` over `HTTPClientTransport`, both sending `GET /v1/me` with a bearer
 // token to a Hummingbird server on 127.0.0.1 in this process, at concurrency 1, 16 and 64. With

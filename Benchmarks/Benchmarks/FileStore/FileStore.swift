@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 // FileCredentialStore against SQLiteCredentialStore: get and put of one account's record, both
 // stores holding the same 1,000 records. The file-store benchmarks carry the SQLite store as
 // their paired baseline (same process, alternating); the SQLite-only benchmarks are for reference.

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 // AuthOAuth2's per-request and per-sign-in cryptography (issue 20), each paired in the same
 // iteration with the bare swift-crypto operation it is built on:
 // - a DPoP proof (ES256: header with the public JWK, claims with jti, htm, htu, iat and ath)

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 // AuthPostgresStore (issue 21), on a private PostgreSQL cluster this suite starts (Debian's
 // `postgresql`, as the tests do), each paired in the same iteration with its baseline:
 // - `get` served from memory (change feed connected) against a raw postgres-nio query of the same

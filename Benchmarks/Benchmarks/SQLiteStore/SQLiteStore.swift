@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 // SQLiteCredentialStore against the raw sqlite3 C API, on one database of 100,000 accounts.
 //
 // Each benchmark runs in its own process (package-benchmark spawns one per benchmark), so each

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 // Request signing as the signing middleware runs it (`sign(&request, at:)`): AWS SigV4, the HMAC
 // header scheme and RFC 9421 (hmac-sha256 and ed25519), for a GET with 5 headers and a query and a
 // POST with a 1 KiB body, each against a bare HMAC-SHA256 over the bytes that scheme signs (SigV4:

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 // TOTP verification with a ±1 window against a bare HMAC-SHA1 over an 8-byte message, in the
 // same run. A ±1 window computes 3 candidate codes (TOTP.verify looks at every candidate, so the
 // position of the match does not change the work); the rate per candidate is 3 × the verify rate.

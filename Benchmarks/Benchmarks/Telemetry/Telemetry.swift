@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 // AuthTelemetry's cost per request (issue 22): the standard pipeline over a transport that answers
 // at once, with RequestTelemetryMiddleware outermost (a timer per outcome, a span per request)
 // against the same pipeline without it, paired in the same iteration. Metrics go to a minimal

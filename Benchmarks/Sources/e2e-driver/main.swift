@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 // What Benchmarks/scripts/callgrind-e2e counts: one kind of work, `count` times, so that the
 // instructions per request are the difference between two counts divided by the difference
 // between them (start-up and warm-up cancel out).

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// Fuzzes AuthMFA's `Base32.decode` (OTP secrets typed by users or read from URIs and storage),
 /// and `Base32.encode` of the raw input bytes. Contracts: errors are `MFAError` with a position
 /// inside the text; decoded bytes re-encode (padded and unpadded) to text that decodes to the

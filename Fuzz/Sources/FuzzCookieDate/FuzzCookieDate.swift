@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// Fuzzes AuthCookie's `CookieDate.parse` (the RFC 6265 §5.1.1 `Expires` algorithm).
 /// Contracts: a parsed date is in a year from 1601 on, and its IMF-fixdate form
 /// (`HTTPDate.format`) parses back, as a cookie date, to the same instant.

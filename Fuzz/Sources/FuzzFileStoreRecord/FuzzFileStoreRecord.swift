@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// Fuzzes how AuthFileStore reads record files. A real store is made once in a scratch directory
 /// and a bearer token set saved through the vault; each input is then written over that record
 /// file twice, as the whole file and as the JSON body of a well-formed container (magic, version

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// Fuzzes AuthCore's `HTTPDate.parse` (the `Date` header and HTTP-date `Retry-After` values) with
 /// arbitrary header text. Contract: a parsed date formats (`HTTPDate.format`) as an IMF-fixdate
 /// that parses back to the same date.

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// Fuzzes AuthCore's `JWT.decode` (the claims of access and id tokens from a server) twice per
 /// input: the input as a whole token, and the input as the payload JSON of a well-formed token
 /// (so the claim decoding is reached without the fuzzer having to learn base64url). Also builds a

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// Fuzzes RFC 9421 verification in AuthSigning with hostile headers. The input is six lines:
 /// `Signature-Input`, `Signature`, method, URL (or path), `Content-Digest`, body (the rest).
 ///

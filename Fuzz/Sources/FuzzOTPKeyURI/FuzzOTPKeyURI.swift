@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// Fuzzes AuthMFA's `OTPKeyURI(parsing:)` (enrollment QR codes and pasted URIs), then the
 /// generator the URI describes: a code now, at the last representable step, and a verification.
 /// Contracts: errors are `MFAError`; a parsed URI's `uriString` parses back to an equal URI

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// Fuzzes the one parser of a request's authority (AuthCore's `Origin`, `AllowedHosts` and
 /// `AuthRequest.urlForTransport()`) with an arbitrary authority and path, read as
 /// `authority` + `\n` + `path`. Contract, against Foundation's URL parser as an independent

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// Fuzzes `Retry-After` handling: AuthCore's `RetryAfter.seconds(_:now:)`, then the same value as
 /// the header of a 429 answered by a fake transport, through `RateLimitObserver` and
 /// `RetryMiddleware` on a manual clock (which converts the seconds to a `Duration` and caps it).

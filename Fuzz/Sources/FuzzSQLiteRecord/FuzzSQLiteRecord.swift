@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// Fuzzes how AuthSQLiteStore reads stored rows. A real store is opened once in a scratch
 /// directory and a bearer token set saved through the vault; each input then replaces the row of
 /// `credential_record` through a second sqlite3 connection, with columns typed as the input says,

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// Fuzzes AuthCookie with server and stored input: each input line is a `Set-Cookie` value,
 /// parsed (`SetCookie(parsing:)`) and stored in a `CookieJar` for an https and an http URL; the jar
 /// then builds `Cookie` headers, and its snapshot is encoded, decoded and restored (the persisted

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// Fuzzes AuthSigning's RFC 8941 parser (`StructuredField.parseDictionary` and `parseItem`), which
 /// reads `Signature-Input`, `Signature` and `Content-Digest` from the network. Contracts: a parsed
 /// value serializes to text that parses back to an equal value and serializes the same again.

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// Fuzzes what AuthCore reads from a token endpoint: `TokenResponse.parse` of the body, then the
 /// token set it makes (stored with `JSONEncoder` and read back as the vault would, and put on a
 /// request). Contracts: parse throws only `AuthError`; a token set that encodes decodes back equal.

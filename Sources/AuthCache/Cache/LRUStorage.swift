@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// A least-recently-used map with a cost per entry: a dictionary from key to slot plus a doubly
 /// linked list threaded through an array of slots, so lookup, insert, touch and eviction are O(1)
 /// and a slot is reused after removal instead of allocating a node.

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// The contents of a ``CookieJar`` at one moment, as a `Codable` value for persistence.
 ///
 /// Expired cookies are never included; session cookies only when the jar's configuration has

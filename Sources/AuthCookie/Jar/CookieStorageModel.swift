@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 /// Steps 2–10 of the storage model (RFC 6265 §5.3), with the rules RFC 6265bis (§5.7) adds:

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// The value of a cookie's `SameSite` attribute (RFC 6265bis §4.1.2.7).
 ///
 /// The jar keeps the value as it was parsed and does not enforce it when sending: an API client

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// Reads a named value out of an HTML page: the hidden `<input>` that carries a CSRF token in a
 /// login form (Django's `csrfmiddlewaretoken`, Rails' `authenticity_token`, Flask-WTF's
 /// `csrf_token`), or the `<meta>` tag that carries it in a page's head (Rails' `csrf-token`).

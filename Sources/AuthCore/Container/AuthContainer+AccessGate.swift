@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// The gate asked before a stored credential is used; none by default.
 public enum CredentialAccessGateKey: AuthContainerKey {
     /// No gate: stored credentials are used without asking.

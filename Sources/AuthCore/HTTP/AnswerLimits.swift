@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// The bounds of an answer AuthKit reads for itself: a token endpoint's (and the revocation,
 /// introspection and device authorization endpoints'), an authorization server's metadata and
 /// key set, a sign-in's.

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// A middleware that only looks: it sees each request on its way out and each response or failure
 /// on its way back, and changes, repeats and answers nothing (a log, a metric, a rate-limit
 /// signal).

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// Options a caller sets on one request; middlewares read them.
 public struct RequestOptions: Sendable, Equatable {
     /// Allows the retry middleware to repeat a non-idempotent request (such as a POST).

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// How a response cache in the pipeline answered a request (AuthCache's `CacheMiddleware` sets
 /// it on ``AuthResponse/cacheOutcome``): set in the process, never read from the wire, so a
 /// server cannot claim it. Metrics read it (AuthTelemetry's `authkit_cache_lookups`).

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// Async mutual exclusion per account, fair in arrival order; for in-process locking.
 ///
 /// Waiting suspends the task rather than blocking a thread. Stores on disk use it to exclude

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// What changed in a store, as its change feed reports it.
 public enum CredentialChange: Sendable, Hashable {
     /// A record of this account was written or removed (by this process or any other sharing the

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// What kind of failure an error is: the `Code` of AuthKit's error types.
 ///
 /// Each error type names its codes with `public typealias Code = ErrorCode<ItsError>` and

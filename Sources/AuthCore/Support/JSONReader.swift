@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// A strict JSON reader (RFC 8259) into ``JSONValue``, linear in its input's size.
 ///
 /// It reads each byte once, with no backtracking and no per-type retries, so hostile input costs

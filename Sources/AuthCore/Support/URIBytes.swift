@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// The byte classes of RFC 3986 URI components, shared by the modules that encode, decode or sign
 /// them (signing, the transport, otpauth URIs), within this package only.
 package enum URIBytes {

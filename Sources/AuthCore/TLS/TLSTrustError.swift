@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// A failure of the trust a TLS connection must establish: a pinned key that the server did not
 /// present, a pin configuration or client identity that cannot be used, or a certificate-bound
 /// token that would go over a connection without its certificate.

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// CRC-32 (IEEE 802.3, the one zlib and PNG use) for detecting torn or garbled record files.
 ///
 /// A checksum against accidents (a torn write, a flipped bit, a truncated copy), not against an

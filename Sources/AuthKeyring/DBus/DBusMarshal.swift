@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// Writes D-Bus values in the wire format (little-endian), aligned as the specification says.
 struct DBusWriter {
     private(set) var bytes: [UInt8] = []

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// A value of the D-Bus type system, as far as the Secret Service API needs it.
 ///
 /// A secret's bytes (`ay`) never pass through an array the caller cannot zero: written from a ``KeyringSecret``'s own storage (`secret`), read as a range

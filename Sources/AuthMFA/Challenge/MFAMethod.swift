@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// A way to answer an MFA challenge, such as `totp` or `recovery_code`.
 ///
 /// A struct rather than an enum so that servers' other methods (SMS, e-mail, WebAuthn) can be

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// The HMAC hash function an OTP generator uses (RFC 4226 §5, RFC 6238 §1.2).
 ///
 /// Authenticator apps know these three; SHA-1 is the default everywhere and the only one some

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// One recovery code: 8 characters of Crockford's base32 alphabet, shown as `xxxx-xxxx`.
 ///
 /// Each code carries 40 random bits. The alphabet (`0–9`, `a–z` without `i`, `l`, `o`, `u`)

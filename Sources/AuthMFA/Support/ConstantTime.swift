@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// Comparisons whose running time does not depend on where inputs differ.
 ///
 /// Every byte is visited and the differences are OR-ed together; there is no early exit.

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// An OAuth 2.0 error response (RFC 6749 §5.2).
 public struct OAuth2Error: Error, Sendable, Decodable, Equatable, CustomStringConvertible {
     /// `error`, such as `invalid_grant`.

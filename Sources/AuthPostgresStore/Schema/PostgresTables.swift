@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// Where a store's tables live: their names qualified by the store's schema
 /// (``PostgresStoreOptions/schema``, validated: the names are spliced into statements), and the
 /// channel its change feed listens on.

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// The RFC 9421 algorithms (§3.3) this module signs and verifies with.
 public enum MessageSignatureAlgorithm: String, Sendable, Hashable, CaseIterable {
     /// RSASSA-PSS using SHA-512, MGF1 with SHA-512 and a 64-byte salt (§3.3.1).

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// The top-level type of an RFC 8941 structured field: what RFC 9421's `;sf` and `;key`
 /// component parameters need to know to parse a field and serialize it again.
 ///

@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 extension LoginPolicy {
     /// Tokens for users without a second factor; `mfa_required` with a new challenge (methods
     /// `totp` and `recovery_code`, valid 300 s) for users enrolled through

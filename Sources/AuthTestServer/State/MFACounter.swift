@@ -1,3 +1,10 @@
+// This source file is part of the AuthKit open source project
+//
+// Copyright (c) 2026 the AuthKit project authors
+// Licensed under Apache License v2.0 (see LICENSE)
+//
+// SPDX-License-Identifier: Apache-2.0
+
 /// The names of the counters the MFA endpoints keep, read with ``ServerCounters/count(_:)``.
 ///
 /// A successful verification also counts a ``CounterEvent/login``; an `mfa_required` answer
