@@ -43,10 +43,7 @@ public struct ClientSecretJWT: ClientAssertionSigner, CustomStringConvertible, C
 
     /// A fresh assertion, MACed with HS256.
     public func assertion(clientID: String, audience endpoint: URL) async throws -> String {
-        let issued = now()
-        let claims = ClientAssertionClaims(
-            iss: clientID, sub: clientID, aud: (audience ?? endpoint).absoluteString, jti: PKCE.randomToken(24),
-            iat: Int(issued.timeIntervalSince1970), exp: Int(issued.addingTimeInterval(lifetime).timeIntervalSince1970))
+        let claims = ClientAssertionClaims(clientID: clientID, audience: audience ?? endpoint, issued: now(), lifetime: lifetime)
         let keys = JWTKeyCollection()
         await keys.add(hmac: HMACKey(from: secret.reveal), digestAlgorithm: .sha256)
         return try await keys.sign(claims)

@@ -61,10 +61,7 @@ public struct PrivateKeyJWT: ClientAssertionSigner, RequestObjectSigner, CustomS
 
     /// A fresh assertion.
     public func assertion(clientID: String, audience endpoint: URL) async throws -> String {
-        let issued = now()
-        let claims = ClientAssertionClaims(
-            iss: clientID, sub: clientID, aud: (audience ?? endpoint).absoluteString, jti: PKCE.randomToken(24),
-            iat: Int(issued.timeIntervalSince1970), exp: Int(issued.addingTimeInterval(lifetime).timeIntervalSince1970))
+        let claims = ClientAssertionClaims(clientID: clientID, audience: audience ?? endpoint, issued: now(), lifetime: lifetime)
         return try await keys.sign(claims, kid: JWKIdentifier(string: kid))
     }
 
@@ -144,6 +141,17 @@ struct ClientAssertionClaims: JWTPayload {
     let jti: String
     let iat: Int
     let exp: Int
+
+    /// The claims of one fresh assertion (RFC 7523 §3): the client as issuer and subject, the
+    /// endpoint as audience, a random `jti`, valid for `lifetime` from `issued`.
+    init(clientID: String, audience: URL, issued: Date, lifetime: TimeInterval) {
+        iss = clientID
+        sub = clientID
+        aud = audience.absoluteString
+        jti = PKCE.randomToken(24)
+        iat = Int(issued.timeIntervalSince1970)
+        exp = Int(issued.addingTimeInterval(lifetime).timeIntervalSince1970)
+    }
 
     func verify(using algorithm: some JWTAlgorithm) async throws {}
 }
