@@ -17,7 +17,12 @@ struct DBusWriter {
 
     mutating func writeUInt32(_ value: UInt32) {
         align(4)
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: Self.littleEndian(value))
+    }
+
+    /// `value`'s bytes, least significant first (the messages this writes say `l`).
+    static func littleEndian<Integer: FixedWidthInteger>(_ value: Integer) -> [UInt8] {
+        (0..<Integer.bitWidth / 8).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
     }
 
     mutating func write(_ value: DBusValue) {
@@ -28,7 +33,7 @@ struct DBusWriter {
         case .uint32(let number): writeUInt32(number)
         case .uint64(let number):
             align(8)
-            withUnsafeBytes(of: number.littleEndian) { bytes.append(contentsOf: $0) }
+            bytes.append(contentsOf: Self.littleEndian(number))
         case .string(let text), .objectPath(let text):
             let utf8 = Array(text.utf8)
             writeUInt32(UInt32(utf8.count))
@@ -56,8 +61,7 @@ struct DBusWriter {
             align(DBusSignature.alignment(of: element))
             let start = bytes.count
             for value in values { write(value) }
-            let length = UInt32(bytes.count - start).littleEndian
-            withUnsafeBytes(of: length) { bytes.replaceSubrange(lengthAt..<lengthAt + 4, with: $0) }
+            bytes.replaceSubrange(lengthAt..<lengthAt + 4, with: Self.littleEndian(UInt32(bytes.count - start)))
         case .structure(let fields):
             align(8)
             for field in fields { write(field) }
