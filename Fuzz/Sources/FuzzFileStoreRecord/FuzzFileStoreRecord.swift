@@ -57,7 +57,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 /// Writes `bytes` as the record file and reads it every way the store can.
 func check(_ bytes: [UInt8]) {
     let f = fixture
-    FileManager.default.createFile(atPath: f.recordPath, contents: Data(bytes))
+    require(FileManager.default.createFile(atPath: f.recordPath, contents: Data(bytes)), "the record file could not be written")
     let store = f.store
     let outcomes: [(String, Result<String, any Error>)] = [
         ("get", blocking { describe(try await store.get(key)) }),
