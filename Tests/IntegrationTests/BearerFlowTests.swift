@@ -15,7 +15,8 @@ import Testing
 @Suite struct BearerFlowTests {
     /// Issue 51: a resource server that answers a rejected token with 403 and
     /// `WWW-Authenticate: Bearer error="invalid_token"` (RFC 6750 §3.1 says 401, servers do
-    /// this) gets a renewed token; a 403 for `insufficient_scope` is returned as it is.
+    /// this) gets a renewed token; a 403 for `insufficient_scope` is no renewal either, but a
+    /// step-up (issue 55): `AuthError.stepUpRequired` naming the scope the resource asks for.
     @Test func aForbiddenWithAnInvalidTokenChallengeRenewsButInsufficientScopeDoesNot() async throws {
         try await Harness.run { h in
             let client = try await h.signedInClient("alice", container: h.container())
@@ -25,7 +26,9 @@ import Testing
             #expect(h.server.counters.renewals == renewals + 1)
 
             h.server.faults.inject(.response(status: 403, headers: ["WWW-Authenticate": #"Bearer error="insufficient_scope", scope="admin""#], body: ""), path: "/me")
-            #expect(try await client.send(.get, h.url("me")).status == .forbidden)
+            let error = await #expect(throws: AuthError.self) { try await client.send(.get, h.url("me")) }
+            #expect(error?.code == .stepUpRequired)
+            #expect((error?.underlying as? StepUpChallenge)?.scope == ["admin"], "\(String(describing: error))")
             #expect(h.server.counters.renewals == renewals + 1)
         }
     }
