@@ -64,8 +64,8 @@ public final class HTTPClientTransport: Transport {
     /// A stalled body fails between this long and two checks more after its last bytes; a check
     /// comes every quarter of this, at most every second, and only while responses come:
     /// - On the HTTP/1 connections of a transport made with its own client
-    ///   (``init(configuration:maxResponseBytes:responseHeadTimeout:bodyReadTimeout:)``,
-    ///   ``withTransport(configuration:responseHeadTimeout:bodyReadTimeout:isolation:_:)``), each
+    ///   (`init(configuration:maxResponseBytes:responseHeadTimeout:bodyReadTimeout:)`,
+    ///   `withTransport(configuration:responseHeadTimeout:bodyReadTimeout:isolation:_:)`), each
     ///   connection counts its body's parts in its pipeline, and a check on its event loop fails
     ///   the response whose count has not moved for this long (AsyncHTTPClient then closes the
     ///   connection). A request costs nothing more than the count. The handler is added with the

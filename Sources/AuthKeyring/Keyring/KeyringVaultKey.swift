@@ -34,7 +34,7 @@ public enum KeyringVaultKey {
         return try checked(stored, item)
     }
 
-    /// An ``AESGCMCipher`` with the vault key of `service` (see ``key(service:account:keyring:)``).
+    /// An `AESGCMCipher` with the vault key of `service` (see ``key(service:account:keyring:)``).
     /// - Parameters:
     ///   - service: The keyring service name.
     ///   - account: The key's name within the service.

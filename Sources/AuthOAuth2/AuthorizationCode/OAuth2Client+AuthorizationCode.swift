@@ -37,7 +37,7 @@ extension OAuth2Client {
     ///   - signed: Whether to send the request as a signed request object (RFC 9101).
     /// - Throws: `AuthError` `.misconfigured` when the provider has no authorization endpoint,
     ///   no pushed authorization request endpoint for a pushed request, or the client no key to
-    ///   sign with for a signed one; what ``pushAuthorizationRequest(_:metadata:)`` throws; or
+    ///   sign with for a signed one; what `pushAuthorizationRequest(_:metadata:)` throws; or
     ///   what fetching its metadata throws.
     public func startAuthorization(
         redirectURI: URL, scopes: [String], nonce: Bool? = nil, parameters: [(String, String)] = [], pushed: Bool = false, signed: Bool = false

@@ -48,7 +48,7 @@ public struct ClientRegistrar: Sendable {
 
     /// Registers a client (RFC 7591 §3.1).
     /// - Parameter metadata: What the client says about itself.
-    /// - Returns: The registration; keep it as a secret (see ``registeredClient(_:vault:account:)``).
+    /// - Returns: The registration; keep it as a secret (see `registeredClient(_:vault:account:)`).
     /// - Throws: `AuthError` `.misconfigured` when the provider has no registration endpoint or
     ///   refuses the metadata (`invalid_redirect_uri`, `invalid_client_metadata`, …; the
     ///   ``OAuth2Error`` underneath), or when its answer puts the registration's management on

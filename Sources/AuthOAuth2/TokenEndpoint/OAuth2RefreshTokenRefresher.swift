@@ -49,9 +49,9 @@ public struct OAuth2RefreshTokenRefresher: TokenRefresher {
     }
 
     /// Calls the token endpoint, unless the refresh token has expired by what the server said
-    /// of its lifetime (``BearerTokenSet/refreshExpiresAt``): that call could not succeed.
+    /// of its lifetime (`BearerTokenSet/refreshExpiresAt`): that call could not succeed.
     /// - Throws: `AuthError` `.reauthenticationRequired` with no refresh token, or one that
-    ///   expired (a ``RefreshTokenExpired`` underlying); the endpoint's errors.
+    ///   expired (a `RefreshTokenExpired` underlying); the endpoint's errors.
     public func refresh(_ tokens: BearerTokenSet) async throws -> BearerTokenSet {
         guard let refreshToken = tokens.refreshToken else {
             throw AuthError.reauthenticationRequired(nil, reason: "there is no refresh token")

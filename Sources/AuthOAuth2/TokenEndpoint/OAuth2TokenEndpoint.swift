@@ -35,7 +35,7 @@ extension TokenRequestBinding {
 }
 
 /// How an OAuth 2.0 client authenticates to the authorization server's endpoints (RFC 6749
-/// §2.3, RFC 7523 §2.2). A secret is held as a ``Secret``: descriptions never show it.
+/// §2.3, RFC 7523 §2.2). A secret is held as a `Secret`: descriptions never show it.
 ///
 /// The methods' names as a provider knows them (`token_endpoint_auth_method`) are
 /// ``methodName``'s.
@@ -115,10 +115,10 @@ public enum OAuth2ClientAuthentication: Sendable {
 /// authentication, answered with JSON (RFC 6749 §3.2, and the revocation and introspection
 /// endpoints that follow the same rules).
 ///
-/// Errors follow RFC 6749 §5.2: `invalid_grant` is ``ErrorCode/reauthenticationRequired``
+/// Errors follow RFC 6749 §5.2: `invalid_grant` is `ErrorCode/reauthenticationRequired`
 /// (the grant is dead: sign in again); `invalid_client`, `unauthorized_client`,
 /// `unsupported_grant_type` and `invalid_scope` are `AuthError.Code.misconfigured`; anything
-/// else is ``ErrorCode/renewalFailed``. Each carries the ``OAuth2Error`` as its underlying
+/// else is `ErrorCode/renewalFailed`. Each carries the ``OAuth2Error`` as its underlying
 /// error.
 ///
 /// ```swift
@@ -196,8 +196,8 @@ public struct OAuth2TokenEndpoint: Sendable {
     ///
     /// With a ``binding``, a challenge for a nonce is answered once: the request is built anew
     /// (a fresh client assertion, a fresh proof with the nonce) and sent again. A `429` or `503`
-    /// whose `Retry-After` is within ``AnswerLimits/maxRetryAfterWait`` is waited for and tried
-    /// once more; a longer one is surfaced on the error (``AuthError/retryAfter``).
+    /// whose `Retry-After` is within `AnswerLimits/maxRetryAfterWait` is waited for and tried
+    /// once more; a longer one is surfaced on the error (`AuthError/retryAfter`).
     public func post(_ parameters: [(String, String)], to endpoint: URL) async throws -> AuthResponse {
         let response = try await postAnswering(parameters, to: endpoint)
         guard let wait = Self.retryAfter(response), wait <= min(limits.maxRetryAfterWait, limits.deadline) else { return response }
