@@ -15,7 +15,7 @@ import HTTPTypes
 /// It is a ``/AuthCore/Credential``, so that an app keeps it as it keeps tokens: in its
 /// credential store, sealed by the vault's cipher when one is configured
 /// (`vault.save(registration, for: install, item: ClientRegistration.item)`; see
-/// ``ClientRegistrar/registeredClient(_:vault:account:)``). As a credential it authorizes
+/// `ClientRegistrar.registeredClient(_:vault:account:)`). As a credential it authorizes
 /// management requests with the registration access token. Its description shows the client
 /// id and issuer, never the secret or the token.
 public struct ClientRegistration: Credential {
