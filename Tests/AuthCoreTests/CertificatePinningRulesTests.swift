@@ -104,5 +104,9 @@ struct CertificatePinningRulesTests {
         #expect(CertificateBinding.requiredThumbprint(authorization: "Bearer " + jwt(#"{"sub":"a"}"#)) == nil)
         #expect(CertificateBinding.requiredThumbprint(authorization: "Bearer opaque-token") == nil)
         #expect(CertificateBinding.requiredThumbprint(authorization: "Basic " + jwt(#"{"cnf":{"x5t#S256":"abc"}}"#)) == nil)
+        // The claims are parsed only when they can hold `cnf`: a member name spelled with JSON
+        // escapes holds no `cnf` in its text, and is still found.
+        #expect(CertificateBinding.requiredThumbprint(authorization: "Bearer " + jwt(#"{"c\u006ef":{"x5t\u0023S256":"abc"}}"#)) == "abc")
+        #expect(CertificateBinding.requiredThumbprint(authorization: "BEARER \t" + jwt(#"{"cnf":{"x5t#S256":"abc"}}"#) + " ") == "abc")
     }
 }

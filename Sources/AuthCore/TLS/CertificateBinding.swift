@@ -32,14 +32,35 @@ public enum CertificateBinding {
     /// A JWT whose `cnf.x5t#S256` is present but not a string returns an empty thumbprint, which
     /// no certificate matches: a malformed binding refuses the token rather than dropping the
     /// binding.
+    ///
+    /// Transports ask this for every request that carries a bearer token, so it reads bytes and
+    /// parses the claims only when they can hold the binding: a JSON object has a member `cnf`
+    /// only if its text holds `cnf`, or a `\` escaping one of its letters. Any other payload is
+    /// decoded from base64url and searched, not parsed.
     public static func requiredThumbprint(authorization value: String) -> String? {
-        guard value.utf8.count > 7, value.prefix(7).lowercased() == "bearer " else { return nil }
-        let token = value.dropFirst(7).trimmingCharacters(in: .whitespaces)
+        let utf8 = value.utf8
+        guard utf8.count > 7, utf8.prefix(7).elementsEqual("bearer ".utf8, by: { asciiLowercased($0) == $1 }) else { return nil }
+        let rest = utf8.dropFirst(7)
+        guard let start = rest.firstIndex(where: { !isBlank($0) }), let end = rest.lastIndex(where: { !isBlank($0) }) else { return nil }
+        let token = utf8[start...end]
         // Two dots or it is no JWT: checked before anything is decoded.
-        guard token.utf8.lazy.filter({ $0 == UInt8(ascii: ".") }).count == 2 else { return nil }
-        guard let claims = try? JWT.decode(token), let confirmation = claims.all["cnf"] else { return nil }
+        let dot = UInt8(ascii: ".")
+        guard let first = token.firstIndex(of: dot), let last = token.lastIndex(of: dot), first != last,
+              token[token.index(after: first)..<last].firstIndex(of: dot) == nil,
+              let payload = Base64URL.decode(Substring(token[token.index(after: first)..<last]))
+        else { return nil }
+        guard payload.range(of: Data("cnf".utf8)) != nil || payload.contains(UInt8(ascii: "\\")) else { return nil }
+        guard let claims = try? JWT.decode(String(Substring(token))), let confirmation = claims.all["cnf"] else { return nil }
         guard case .object(let members) = confirmation, let bound = members["x5t#S256"] else { return nil }
         guard case .string(let thumbprint) = bound else { return "" }
         return thumbprint
+    }
+
+    private static func asciiLowercased(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
+    }
+
+    private static func isBlank(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
     }
 }

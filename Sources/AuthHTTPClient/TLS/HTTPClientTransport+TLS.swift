@@ -16,10 +16,10 @@ extension HTTPClientTransport {
     ///   bearer token is bound to a certificate the connection would not present; `.pinMismatch`
     ///   when a pinned host is asked for over plain HTTP, where no key can be checked.
     func route(_ request: AuthRequest) throws(TLSTrustError) -> (HTTPClient, TLSConfiguration?) {
-        let origin = request.origin
         if let authorization = request.head.headerFields[.authorization],
             let required = CertificateBinding.requiredThumbprint(authorization: authorization)
         {
+            let origin = request.origin
             let presented = origin.flatMap { tls?.clientIdentities[$0] }
             guard let presented, presented.thumbprint == required else {
                 let host = origin?.host ?? "?"
@@ -27,8 +27,10 @@ extension HTTPClientTransport {
                 throw TLSTrustError(code: .certificateBindingUnmet, message: "the bearer token is bound to a client certificate (cnf.x5t#S256), and \(reason): nothing was sent", host: host)
             }
         }
-        let configuration = origin.flatMap { identityConfigurations[$0] }
-        guard let pinning = tls?.pinning, let origin, let entry = pinning.entry(forHost: origin.host) else {
+        // Without TLS settings, a request goes through the transport's own client as it is.
+        guard tls != nil, let origin = request.origin else { return (client, nil) }
+        let configuration = identityConfigurations[origin]
+        guard let pinning = tls?.pinning, let entry = pinning.entry(forHost: origin.host) else {
             return (client, configuration)
         }
         guard origin.scheme == "https", let pinned = pinnedClients[entry.pattern] else {
