@@ -74,11 +74,7 @@ public struct OAuth2Client: TokenRefresher, CustomStringConvertible {
     /// - Throws: `AuthError` `.reauthenticationRequired` without a refresh token, or with one
     ///   that expired (a ``/AuthCore/RefreshTokenExpired`` underlying); the token endpoint's errors.
     public func refresh(_ tokens: BearerTokenSet) async throws -> BearerTokenSet {
-        guard let refreshToken = tokens.refreshToken else {
-            throw AuthError.reauthenticationRequired(nil, reason: "there is no refresh token")
-        }
-        try RefreshTokenExpired.check(tokens, now: clock.now())
-        return try await tokenEndpoint().requestTokens(
-            [("grant_type", "refresh_token"), ("refresh_token", refreshToken.reveal)], previousRefreshToken: refreshToken.reveal, previousRefreshExpiresAt: tokens.refreshExpiresAt)
+        let form = try OAuth2RefreshTokenRefresher.grant(for: tokens, scope: nil, now: clock.now())
+        return try await tokenEndpoint().requestTokens(form, previousRefreshToken: tokens.refreshToken?.reveal, previousRefreshExpiresAt: tokens.refreshExpiresAt)
     }
 }

@@ -53,12 +53,22 @@ public struct OAuth2RefreshTokenRefresher: TokenRefresher {
     /// - Throws: `AuthError` `.reauthenticationRequired` with no refresh token, or one that
     ///   expired (a `RefreshTokenExpired` underlying); the endpoint's errors.
     public func refresh(_ tokens: BearerTokenSet) async throws -> BearerTokenSet {
+        let form = try Self.grant(for: tokens, scope: scope, now: clock.now())
+        return try await endpoint.requestTokens(form, previousRefreshToken: tokens.refreshToken?.reveal, previousRefreshExpiresAt: tokens.refreshExpiresAt)
+    }
+
+    /// The form of the `refresh_token` grant for `tokens`, checked before anything is sent (and
+    /// before the token endpoint is looked up): the one place both this refresher and
+    /// ``OAuth2Client/refresh(_:)`` build it.
+    /// - Throws: `AuthError` `.reauthenticationRequired` with no refresh token, or one whose known
+    ///   expiry is not after `now` (a `RefreshTokenExpired` underlying).
+    static func grant(for tokens: BearerTokenSet, scope: String?, now: Date) throws -> [(String, String)] {
         guard let refreshToken = tokens.refreshToken else {
             throw AuthError.reauthenticationRequired(nil, reason: "there is no refresh token")
         }
-        try RefreshTokenExpired.check(tokens, now: clock.now())
+        try RefreshTokenExpired.check(tokens, now: now)
         var form = [("grant_type", "refresh_token"), ("refresh_token", refreshToken.reveal)]
         if let scope { form.append(("scope", scope)) }
-        return try await endpoint.requestTokens(form, previousRefreshToken: refreshToken.reveal, previousRefreshExpiresAt: tokens.refreshExpiresAt)
+        return form
     }
 }
