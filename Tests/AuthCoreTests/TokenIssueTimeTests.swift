@@ -15,6 +15,9 @@ import Testing
 /// When a token response has no `Date` field, its tokens count as issued when the request was
 /// sent, which is no later than the server issued them. They used to count from the response's
 /// arrival, so a slow response made the client hold them valid that much past their expiry.
+/// With a `Date` from a server in step, the issue time is no later than the second the request
+/// left in: the `Date` is stamped as the answer leaves, perhaps in the second after the token
+/// was minted (`TokenResponse.issuedAt`, and `SlowResponseSkewTests` over real HTTP).
 @Suite struct TokenIssueTimeTests {
     static let body = Data(#"{"access_token":"a","token_type":"Bearer","expires_in":3600}"#.utf8)
 
@@ -38,5 +41,34 @@ import Testing
         let stamped = clock.now().addingTimeInterval(-42)
         let tokens = try await Self.slowEndpoint(clock, headerFields: [.date: HTTPDate.format(stamped)]).requestTokens([("grant_type", "client_credentials")])
         #expect(tokens.expiresAt == stamped.addingTimeInterval(3600))
+    }
+
+    static func answer(date: Date?) -> AuthResponse {
+        var fields = HTTPFields()
+        if let date { fields[.date] = HTTPDate.format(date) }
+        return AuthResponse(status: .ok, headerFields: fields, body: Data())
+    }
+
+    @Test func inStepTheSecondTheRequestLeftInBoundsTheIssueTime() {
+        let sent = Date(timeIntervalSince1970: 1_800_000_010.9)
+        // Minted at once, answered past the boundary: the Date says :11, the token is :10's.
+        let issued = TokenResponse.issuedAt(Self.answer(date: Date(timeIntervalSince1970: 1_800_000_011)), sent: sent, received: sent.addingTimeInterval(0.3))
+        #expect(issued == Date(timeIntervalSince1970: 1_800_000_010))
+        // Within one second, the Date and the sending agree.
+        let quick = TokenResponse.issuedAt(Self.answer(date: Date(timeIntervalSince1970: 1_800_000_010)), sent: sent, received: sent.addingTimeInterval(0.05))
+        #expect(quick == Date(timeIntervalSince1970: 1_800_000_010))
+    }
+
+    @Test func aServerWhoseClockDiffersIsTakenAtItsDate() {
+        let sent = Date(timeIntervalSince1970: 1_800_000_010.5)
+        for offset in [-3_600.0, -5, 5, 3_600] {
+            let date = Date(timeIntervalSince1970: (sent.timeIntervalSince1970 + offset).rounded(.down))
+            #expect(TokenResponse.issuedAt(Self.answer(date: date), sent: sent, received: sent.addingTimeInterval(0.2)) == date)
+        }
+    }
+
+    @Test func withoutADateTheSendingTimeIsTheIssueTime() {
+        let sent = Date(timeIntervalSince1970: 1_800_000_010.5)
+        #expect(TokenResponse.issuedAt(Self.answer(date: nil), sent: sent, received: sent.addingTimeInterval(3)) == sent)
     }
 }

@@ -7,6 +7,7 @@
 
 import AuthCore
 import AuthHTTPClient
+import AuthOAuth2
 import AuthTestServer
 import Foundation
 import Testing
@@ -14,7 +15,9 @@ import Testing
 /// A response that reaches the client slowly (here a transport that holds it back 2.5 s, as a
 /// stalled machine or a long body does) does not make the server's clock look behind: before,
 /// the client took a skew of about −2.5 s from it and kept using tokens that long past their
-/// expiry. A server that is behind is still seen, at the latest its clock can be.
+/// expiry. A server that is behind is still seen, at the latest its clock can be. And a token
+/// answer held up on the server past a second boundary, stamped `Date: …:11` for a token minted
+/// at 10.9 s, does not make the client hold the token a second longer than the server honours it.
 @Suite struct SlowResponseSkewTests {
     /// A client of `h` whose requests to `/me` come back 2.5 s after the server answered.
     static func slowClient(_ h: Harness) async throws -> AccountClient<BearerStrategy> {
@@ -43,6 +46,26 @@ import Testing
             // Stamped between the sending and 2.5 s before the arrival: no later than 1 s past
             // the sending by the server's clock (the header's resolution), and not much earlier.
             #expect(client.session.clockSkew > -100 && client.session.clockSkew < -90)
+        }
+    }
+
+    /// CI caught this as three requests refused after a renewal (`rejectedAfterRenewal`) under
+    /// two-second tokens on a loaded machine: the renewed token's answer left the server in the
+    /// second after the token was minted, the client counted its expiry from that `Date`, and
+    /// the server refused the token while the client still held it good.
+    @Test(arguments: [Duration.milliseconds(1_200), .milliseconds(2_300)])
+    func aRenewalAnsweredSlowlyNeverOutlivesTheServersExpiry(heldFor delay: Duration) async throws {
+        try await Harness.run { h in
+            try await h.register("alice")
+            let tokens = try await h.login("alice")
+            let refresher = OAuth2RefreshTokenRefresher(tokenEndpoint: h.url("auth/refresh"), clientID: "integration-tests", transport: h.transport)
+            h.server.faults.inject(.slowAnswer(delay), path: "/auth/refresh", times: 1)
+            let renewed = try await refresher.refresh(tokens)
+            let claims = try h.server.state.signer.verify(renewed.accessToken.reveal)
+            let expiry = try #require(renewed.expiresAt)
+            #expect(expiry <= Date(timeIntervalSince1970: Double(claims.exp)), "the client holds the token \(expiry.timeIntervalSince1970 - Double(claims.exp)) s past the server's exp")
+            // Earlier by a second at most: the server's whole-second clock, not the delay.
+            #expect(expiry > Date(timeIntervalSince1970: Double(claims.exp) - 1.5))
         }
     }
 }

@@ -32,12 +32,14 @@ public struct GuestStrategy: AuthStrategy {
             var request = try AuthRequest(method: .post, url: endpoint)
             device.authorize(&request)
             request.head.headerFields[.accept] = "application/json"
+            let started = ContinuousClock.now
             let response = try await transport.send(request, within: AnswerLimits(), reading: "the guest token endpoint")
+            let received = context.now.addingTimeInterval((ContinuousClock.now - started).seconds)
             guard (200..<300).contains(response.status.code) else {
                 throw AuthError(code: .renewalFailed, message: "the guest endpoint answered \(response.status.code)", account: context.account, status: response.status.code)
             }
             let tokens = try TokenResponse.parse(response.body)
-            return GuestToken(token: tokens.accessToken.reveal, expiresAt: tokens.expiresIn.map { TokenResponse.issuedAt(response, fallback: context.now).addingTimeInterval($0) }, deviceID: device.id)
+            return GuestToken(token: tokens.accessToken.reveal, expiresAt: tokens.expiresIn.map { TokenResponse.issuedAt(response, sent: context.now, received: received).addingTimeInterval($0) }, deviceID: device.id)
         }
     }
 

@@ -80,11 +80,24 @@ public struct TokenResponse: Sendable, Decodable {
         }
     }
 
-    /// When a token response was issued, by the server's clock: its `Date` header, or `fallback`
-    /// when it has none. Expiries computed from `expires_in` then use the same clock as the
-    /// skew-corrected "now" that renewal decisions compare them with.
-    public static func issuedAt(_ response: AuthResponse, fallback: Date) -> Date {
-        response.head.headerFields[.date].flatMap(HTTPDate.parse) ?? fallback
+    /// When a token response's tokens were issued, by the server's clock and as early as they
+    /// can have been, for a request sent at `sent` and answered at `received` (local clock).
+    ///
+    /// Expiries computed from `expires_in` then use the same clock as the skew-corrected "now"
+    /// that renewal decisions compare them with, and are never later than the server's own.
+    /// Servers count in whole seconds (the `Date` field, and the `iat`/`exp` most compute), and
+    /// stamp `Date` when the answer leaves, not when the token was minted: a token minted at
+    /// 10.9 s in an answer held up past 11 s says `Date: …:11` but expires a second sooner.
+    /// So when this exchange shows the two clocks agree (the server's `Date`, to its second,
+    /// lies between sending and receiving), the issue time is the earlier of the `Date` and the
+    /// whole second in which the request was sent, which no token minted for it precedes. When
+    /// the clocks differ, the `Date` alone (the session corrects for the skew); without a
+    /// `Date`, `sent`.
+    public static func issuedAt(_ response: AuthResponse, sent: Date, received: Date) -> Date {
+        guard let date = response.head.headerFields[.date].flatMap(HTTPDate.parse) else { return sent }
+        let clocksAgree = date <= received && sent < date.addingTimeInterval(1)
+        guard clocksAgree else { return date }
+        return min(date, Date(timeIntervalSince1970: sent.timeIntervalSince1970.rounded(.down)))
     }
 
     /// The token set this response describes, keeping `previousRefreshToken` (and its expiry,

@@ -73,7 +73,7 @@ public struct PasswordSignIn: Sendable {
         let response = try await post(loginURL, ["username": username, "password": password])
         let received = clock.now()
         let dated = response.head.headerFields[.date].flatMap(HTTPDate.parse)
-        let issued = dated ?? sent
+        let issued = TokenResponse.issuedAt(response, sent: sent, received: received)
         guard (200..<300).contains(response.status.code) else {
             if response.status == .unauthorized { throw AuthError(code: .invalidCredentials, message: "the server refused the user name or password") }
             throw Self.unexpected(response, endpoint: "login")
@@ -96,7 +96,7 @@ public struct PasswordSignIn: Sendable {
             let sent = clock.now()
             let response = try await post(verifyURL, ["challenge_id": challenge.id, "method": method.rawValue, "code": code])
             if (200..<300).contains(response.status.code) {
-                let issued = TokenResponse.issuedAt(response, fallback: sent)
+                let issued = TokenResponse.issuedAt(response, sent: sent, received: clock.now())
                 return try TokenResponse.parse(response.body).tokenSet(issuedAt: issued)
             }
             switch LoginAnswer.errorCode(in: response.body) {

@@ -171,8 +171,9 @@ public struct OAuth2TokenEndpoint: Sendable {
         // response then shortens their lifetime here rather than lengthening it.
         let sent = clock.now()
         let response = try await post(parameters, to: url)
+        let issued = TokenResponse.issuedAt(response, sent: sent, received: clock.now())
         guard (200..<300).contains(response.status.code) else { throw Self.error(from: response) }
-        let tokens = try TokenResponse.parse(response.body).tokenSet(issuedAt: TokenResponse.issuedAt(response, fallback: sent), previousRefreshToken: previousRefreshToken, previousRefreshExpiresAt: previousRefreshExpiresAt)
+        let tokens = try TokenResponse.parse(response.body).tokenSet(issuedAt: issued, previousRefreshToken: previousRefreshToken, previousRefreshExpiresAt: previousRefreshExpiresAt)
         try Self.checkTokenType(tokens.tokenType, expected: binding?.boundTokenType)
         return tokens
     }

@@ -30,12 +30,13 @@ extension OAuth2Client {
         let endpoint = try await tokenEndpoint()
         let sent = clock.now()
         let response = try await endpoint.post(exchange.form, to: endpoint.url)
+        let issuedAt = TokenResponse.issuedAt(response, sent: sent, received: clock.now())
         guard (200..<300).contains(response.status.code) else { throw OAuth2TokenEndpoint.error(from: response) }
         struct Issued: Decodable { let issued_token_type: String }
         guard let issued = try? JSONDecoder().decode(Issued.self, from: response.body) else {
             throw AuthError(code: .decoding, message: "the token exchange answer has no issued_token_type (RFC 8693 §2.2.1)")
         }
-        let tokens = try TokenResponse.parse(response.body).tokenSet(issuedAt: TokenResponse.issuedAt(response, fallback: sent))
+        let tokens = try TokenResponse.parse(response.body).tokenSet(issuedAt: issuedAt)
         if issued.issued_token_type == TokenExchange.TokenType.accessToken {
             try OAuth2TokenEndpoint.checkTokenType(tokens.tokenType, expected: endpoint.binding?.boundTokenType)
         }

@@ -19,6 +19,9 @@ public enum Fault: Sendable, Equatable {
     case malformedJSON
     /// Wait this long, then handle the request normally.
     case delay(Duration)
+    /// Handle the request normally, then hold the answer this long before it leaves: its `Date`
+    /// is stamped as it leaves, after whatever the route minted, as on a loaded server.
+    case slowAnswer(Duration)
     /// Answer with a redirect to `to` (any URL, another origin included).
     case redirect(to: String, status: Int = 302)
     /// Answer with exactly this status, these headers and this body.

@@ -47,6 +47,10 @@ struct FaultMiddleware: RouterMiddleware {
         case .delay(let duration):
             try await Task.sleep(for: duration)
             return try await next(request, context)
+        case .slowAnswer(let duration):
+            let response = try await next(request, context)
+            try await Task.sleep(for: duration)
+            return response
         case .redirect(let location, let status):
             return ServerResponse.redirect(to: location, status: status)
         case .response(let status, let headerValues, let body):
