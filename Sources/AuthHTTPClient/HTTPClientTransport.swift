@@ -263,7 +263,7 @@ public final class HTTPClientTransport: Transport {
     ///   ``/AuthCore/RequestOptions/timeout`` or ``responseHeadTimeout``, or its body brought no
     ///   bytes for ``bodyReadTimeout``;
     ///   `.transport` when the request cannot be sent or the response cannot be read;
-    ///   ``/AuthCore/TLSTrustError`` code `.pinMismatch` when a pinned host's key is none of its
+    ///   `AuthError` code `.pinMismatch` when a pinned host's key is none of its
     ///   pins, `.certificateBindingUnmet` when a certificate-bound token would go over a
     ///   connection without its certificate (nothing is sent either way);
     ///   `CancellationError` when the task is cancelled.
@@ -315,9 +315,8 @@ public final class HTTPClientTransport: Transport {
         } catch is CancellationError {
             throw CancellationError()
         } catch let error as AuthError {
-            throw error
-        } catch let error as TLSTrustError {
-            // Never `.transport`: the retry middleware must not try another connection.
+            // A pin mismatch or an unmet certificate binding too: never `.transport`, so the
+            // retry middleware does not try another connection.
             throw error
         } catch let error as HTTPClientError where error == .deadlineExceeded {
             if Task.isCancelled { throw CancellationError() }

@@ -71,17 +71,14 @@ public final class URLSessionTransport: Transport {
     ///   - timeout: How long a request may take.
     ///   - maxResponseBytes: The largest response body accepted.
     ///   - pinning: The pins that would be checked.
-    /// - Throws: ``/AuthCore/TLSTrustError`` code `.unsupported`, always.
-    public convenience init(configuration: URLSessionConfiguration = .ephemeral, timeout: Duration = .seconds(60), maxResponseBytes: Int = 16 << 20, pinning: CertificatePinning) throws(TLSTrustError) {
+    /// - Throws: `AuthError` code `.misconfigured`, always.
+    public convenience init(configuration: URLSessionConfiguration = .ephemeral, timeout: Duration = .seconds(60), maxResponseBytes: Int = 16 << 20, pinning: CertificatePinning) throws(AuthError) {
         #if canImport(FoundationNetworking)
         let reason = "FoundationNetworking does not let a URLSession delegate see the server's certificate"
         #else
         let reason = "this version of AuthURLSession does not check pins on Apple platforms yet"
         #endif
-        throw TLSTrustError(
-            code: .unsupported,
-            message: "URLSessionTransport cannot check the pins of \(pinning.entries.map(\.pattern).joined(separator: ", ")): \(reason); use AuthHTTPClient's HTTPClientTransport with TransportTLS, or no pinning"
-        )
+        throw AuthError(code: .misconfigured, message: "URLSessionTransport cannot check the pins of \(pinning.entries.map(\.pattern).joined(separator: ", ")): \(reason); use AuthHTTPClient's HTTPClientTransport with TransportTLS, or no pinning")
     }
 
     deinit {
@@ -95,17 +92,13 @@ public final class URLSessionTransport: Transport {
     ///   when no response came within ``timeout``, `.transport` when the request cannot be sent or
     ///   the response read; `.responseTooLarge` when the body is larger than
     ///   ``maxResponseBytes`` or the request's ``/AuthCore/RequestOptions/maxResponseBytes``
-    ///   (the body is read only up to the limit); ``/AuthCore/TLSTrustError`` code
+    ///   (the body is read only up to the limit); `AuthError` code
     ///   `.certificateBindingUnmet` when the request carries a certificate-bound bearer token
     ///   (RFC 8705 `cnf.x5t#S256`), which this transport cannot present a certificate for: nothing
     ///   is sent; `CancellationError` when the task is cancelled.
     public func send(_ request: AuthRequest) async throws -> AuthResponse {
         if let authorization = request.head.headerFields[.authorization], CertificateBinding.requiredThumbprint(authorization: authorization) != nil {
-            throw TLSTrustError(
-                code: .certificateBindingUnmet,
-                message: "the bearer token is bound to a client certificate (cnf.x5t#S256), and URLSessionTransport presents none: nothing was sent; use HTTPClientTransport with the certificate",
-                host: request.origin?.host
-            )
+            throw AuthError(code: .certificateBindingUnmet, message: "the bearer token is bound to a client certificate (cnf.x5t#S256), and URLSessionTransport presents none: nothing was sent; use HTTPClientTransport with the certificate")
         }
         guard let url = URL(string: try request.urlForTransport()) else {
             throw AuthError.invalidRequest("the request's target is not a URL URLSession can send")

@@ -18,8 +18,8 @@ struct CertificatePinningRulesTests {
 
     @Test func aHostNeedsABackupPin() {
         for pins in [[Self.pin(1)], [Self.pin(1), Self.pin(1)], [Self.pin(1), "sha256/" + Self.pin(1)]] {
-            let error = #expect(throws: TLSTrustError.self) { try CertificatePinning(pins: ["api.example.com": pins]) }
-            #expect(error?.code == .invalidPinConfiguration && error?.message.contains("backup") == true)
+            let error = #expect(throws: AuthError.self) { try CertificatePinning(pins: ["api.example.com": pins]) }
+            #expect(error?.code == .misconfigured && error?.message.contains("backup") == true)
         }
         #expect(throws: Never.self) { try CertificatePinning(pins: ["api.example.com": [Self.pin(1), "sha256/" + Self.pin(2)]]) }
     }
@@ -39,7 +39,7 @@ struct CertificatePinningRulesTests {
                 _ = try CertificatePinning(pins: pins)
                 Issue.record("accepted \(pins)")
             } catch {
-                #expect(error.code == .invalidPinConfiguration)
+                #expect(error.code == .misconfigured)
             }
         }
     }

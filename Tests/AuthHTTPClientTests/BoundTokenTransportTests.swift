@@ -30,7 +30,7 @@ struct BoundTokenTransportTests {
             try await kind.withTransport { transport in
                 let token = Self.boundToken("bm90LWEtcmVhbC10aHVtYnByaW50")
                 let bound = try AuthRequest(method: .get, url: base.appending(path: "echo"), headerFields: [.authorization: "Bearer \(token)"])
-                let error = try await #require(throws: TLSTrustError.self) { try await transport.send(bound) }
+                let error = try await #require(throws: AuthError.self) { try await transport.send(bound) }
                 #expect(error.code == .certificateBindingUnmet && !error.description.contains(token))
                 // The same request with an unbound token is sent, and echoed.
                 let plain = try AuthRequest(method: .get, url: base.appending(path: "echo"), headerFields: [.authorization: "Bearer opaque"])
@@ -43,7 +43,7 @@ struct BoundTokenTransportTests {
         let pinning = try CertificatePinning(pins: ["api.example.com": [
             Data(repeating: 1, count: 32).base64EncodedString(), Data(repeating: 2, count: 32).base64EncodedString(),
         ]])
-        let error = #expect(throws: TLSTrustError.self) { try URLSessionTransport(pinning: pinning) }
-        #expect(error?.code == .unsupported && error?.message.contains("api.example.com") == true)
+        let error = #expect(throws: AuthError.self) { try URLSessionTransport(pinning: pinning) }
+        #expect(error?.code == .misconfigured && error?.message.contains("api.example.com") == true)
     }
 }

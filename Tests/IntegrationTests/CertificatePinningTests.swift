@@ -84,13 +84,13 @@ struct CertificatePinningTests {
             try await withTransport(try pins(pinned, backup, events: events)) { transport in
                 // Twice: the second request does not get through on another connection either.
                 for _ in 0..<2 {
-                    let error = try await #require(throws: TLSTrustError.self) { try await transport.send(try hello(server.base)) }
+                    let error = try await #require(throws: AuthError.self) { try await transport.send(try hello(server.base)) }
                     #expect(error.code == .pinMismatch)
                     #expect(error.message.contains("sha256/\(other.pin)"))
                 }
                 // Through a client with the retry middleware: refused once, not retried.
                 let client = AuthClient(transport: transport, middlewares: [RetryMiddleware(policy: RetryPolicy(maxAttempts: 3))])
-                await #expect(throws: TLSTrustError.self) { try await client.send(try hello(server.base)) }
+                await #expect(throws: AuthError.self) { try await client.send(try hello(server.base)) }
             }
             #expect(server.requests == 1 && server.authorizations == 0)
             // One connection, checked and refused, per request: the retry middleware made no
@@ -140,7 +140,7 @@ struct CertificatePinningTests {
 
     @Test func aPinnedHostIsNotAskedForOverPlainHTTP() async throws {
         try await withTransport(try pins(pinned, backup)) { transport in
-            let error = try await #require(throws: TLSTrustError.self) {
+            let error = try await #require(throws: AuthError.self) {
                 try await transport.send(try AuthRequest(method: .get, url: URL(string: "http://127.0.0.1:9/hello")!))
             }
             #expect(error.code == .pinMismatch)
@@ -163,7 +163,7 @@ struct CertificatePinningTests {
 
             // Neither pinned: refused, and the server saw no request and no credential.
             try await withTransport(try pins(pinned, backup)) { transport in
-                let error = try await #require(throws: TLSTrustError.self) { try await transport.send(try hello(peer.base)) }
+                let error = try await #require(throws: AuthError.self) { try await transport.send(try hello(peer.base)) }
                 #expect(error.code == .pinMismatch)
             }
             let counters = try await peer.counters()

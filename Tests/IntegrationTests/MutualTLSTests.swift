@@ -148,7 +148,7 @@ struct MutualTLSTests {
             let cases: [[URL: TLSTestPKI.Issued]] = [[:], [peer.base: another]]
             for identities in cases {
                 try await withTransport(identities) { transport in
-                    let error = try await #require(throws: TLSTrustError.self) { try await transport.send(me) }
+                    let error = try await #require(throws: AuthError.self) { try await transport.send(me) }
                     #expect(error.code == .certificateBindingUnmet)
                     #expect(!error.description.contains(token.dropFirst(7)))
                 }
@@ -171,7 +171,7 @@ extension MutualTLSTests {
             #expect(shown.contains(issued.thumbprint))
             #expect(!keyLines.contains { shown.contains($0) })
         }
-        let error = #expect(throws: TLSTrustError.self) { try TLSClientIdentity(certificateChainPEM: issued.certificatePEM, privateKeyPEM: "-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----") }
-        #expect(error?.code == .invalidClientIdentity)
+        let error = #expect(throws: AuthError.self) { try TLSClientIdentity(certificateChainPEM: issued.certificatePEM, privateKeyPEM: "-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----") }
+        #expect(error?.code == .misconfigured)
     }
 }

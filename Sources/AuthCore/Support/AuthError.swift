@@ -113,7 +113,9 @@ extension ErrorCode where Domain == AuthError {
     public static var storage: Self { Self("storage") }
     /// The server rejected the client itself (`invalid_client`, `unauthorized_client`,
     /// `unsupported_grant_type`, `invalid_scope` at the token endpoint): a configuration
-    /// error that no retry or renewal fixes. Requests fail fast until a new sign-in.
+    /// error that no retry or renewal fixes. Requests fail fast until a new sign-in. Also a
+    /// local configuration that cannot be used: a pin set without a backup pin, an unreadable
+    /// client certificate or key, pinning on a transport that cannot check pins.
     public static var misconfigured: Self { Self("misconfigured") }
     /// The server refused the request again with a newer credential, one it had not answered
     /// a request with since it became current and that was not due for renewal by the
@@ -136,4 +138,11 @@ extension ErrorCode where Domain == AuthError {
     /// than the token has. The ``StepUpChallenge`` is the underlying error: sign in again at
     /// that level (AuthOAuth2's `OAuth2Client.stepUp`); no renewal is attempted.
     public static var stepUpRequired: Self { Self("stepUpRequired") }
+    /// The server's certificate chain was valid, but its key is none of the host's pins (see
+    /// ``CertificatePinning``), and the pins are enforced: the connection was closed before a
+    /// request was written on it. Never retried on another connection, never a fallback.
+    public static var pinMismatch: Self { Self("pinMismatch") }
+    /// A certificate-bound token (RFC 8705 `cnf.x5t#S256`) was about to be sent over a
+    /// connection that does not present that certificate: nothing was sent.
+    public static var certificateBindingUnmet: Self { Self("certificateBindingUnmet") }
 }

@@ -14,7 +14,7 @@ import Crypto
 /// A transport that can present client certificates reads the binding of a request's bearer token
 /// with ``requiredThumbprint(authorization:)`` and sends the request only over a connection that
 /// presents that certificate; a transport that cannot refuses a bound token. Either way a bound
-/// token never leaves over a connection without its certificate (``TLSTrustError`` code
+/// token never leaves over a connection without its certificate (``AuthError`` code
 /// `.certificateBindingUnmet`, nothing sent).
 ///
 /// Only a JWT access token shows its binding; an opaque token is sent as any other, since the

@@ -36,11 +36,11 @@ import Crypto
 ///   its operator rotates keys); chain validation goes on as always.
 /// - In ``Mode/reportOnly`` a mismatch is reported as ``AuthEvent/pinMismatch(_:)`` and the
 ///   connection is used; in ``Mode/enforce`` it is reported too, and the connection is closed before
-///   any request is written on it, with ``TLSTrustError`` code `.pinMismatch`.
+///   any request is written on it, with ``AuthError`` code `.pinMismatch`.
 public struct CertificatePinning: Sendable {
     /// What a mismatch does.
     public enum Mode: Sendable, Equatable {
-        /// Close the connection; the request fails with ``TLSTrustError`` code `.pinMismatch`.
+        /// Close the connection; the request fails with ``AuthError`` code `.pinMismatch`.
         case enforce
         /// Report the mismatch as an event and use the connection.
         case reportOnly
@@ -73,7 +73,7 @@ public struct CertificatePinning: Sendable {
     ///   - mode: Whether a mismatch closes the connection or is only reported.
     ///   - events: Where mismatches are reported.
     ///   - now: The current time (injected for tests).
-    /// - Throws: ``TLSTrustError`` code `.invalidPinConfiguration` naming the host and what is
+    /// - Throws: ``AuthError`` code ``ErrorCode/misconfigured`` naming the host and what is
     ///   wrong: no hosts, a malformed host or pattern, a pin that is not a base64 SHA-256 digest,
     ///   or fewer than two distinct pins (no backup pin).
     public init(
@@ -82,25 +82,25 @@ public struct CertificatePinning: Sendable {
         mode: Mode = .enforce,
         events: AuthEvents? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
-    ) throws(TLSTrustError) {
+    ) throws(AuthError) {
         guard !pins.isEmpty else {
-            throw TLSTrustError(code: .invalidPinConfiguration, message: "no pinned hosts: give at least one host with its pins, or no pinning")
+            throw AuthError(code: .misconfigured, message: "no pinned hosts: give at least one host with its pins, or no pinning")
         }
         var entries: [Entry] = []
         for (host, texts) in pins {
             let pattern = Origin.lowercasedASCII(host)
             guard Self.isValidPattern(pattern) else {
-                throw TLSTrustError(code: .invalidPinConfiguration, message: "\"\(host)\" is not a host name or a pattern *.domain", host: host)
+                throw AuthError(code: .misconfigured, message: "\"\(host)\" is not a host name or a pattern *.domain")
             }
             var digests = Set<Data>()
             for text in texts {
                 guard let digest = Self.digest(text) else {
-                    throw TLSTrustError(code: .invalidPinConfiguration, message: "a pin of \(host) is not the base64 of a SHA-256 digest (32 bytes), optionally prefixed sha256/", host: host)
+                    throw AuthError(code: .misconfigured, message: "a pin of \(host) is not the base64 of a SHA-256 digest (32 bytes), optionally prefixed sha256/")
                 }
                 digests.insert(digest)
             }
             guard digests.count >= 2 else {
-                throw TLSTrustError(code: .invalidPinConfiguration, message: "\(host) has \(digests.count) distinct pin(s): pin the key in use and at least one backup key, so that a lost key can be replaced", host: host)
+                throw AuthError(code: .misconfigured, message: "\(host) has \(digests.count) distinct pin(s): pin the key in use and at least one backup key, so that a lost key can be replaced")
             }
             entries.append(Entry(pattern: pattern, digests: digests))
         }

@@ -12,10 +12,10 @@ import NIOSSL
 extension HTTPClientTransport {
     /// The client `request` goes through (a pinned host's own, or the transport's) and the TLS
     /// configuration that presents the origin's client identity (nil: the client's own).
-    /// - Throws: ``/AuthCore/TLSTrustError`` code `.certificateBindingUnmet` when the request's
+    /// - Throws: `AuthError` code `.certificateBindingUnmet` when the request's
     ///   bearer token is bound to a certificate the connection would not present; `.pinMismatch`
     ///   when a pinned host is asked for over plain HTTP, where no key can be checked.
-    func route(_ request: AuthRequest) throws(TLSTrustError) -> (HTTPClient, TLSConfiguration?) {
+    func route(_ request: AuthRequest) throws(AuthError) -> (HTTPClient, TLSConfiguration?) {
         if let authorization = request.head.headerFields[.authorization],
             let required = CertificateBinding.requiredThumbprint(authorization: authorization)
         {
@@ -24,7 +24,7 @@ extension HTTPClientTransport {
             guard let presented, presented.thumbprint == required else {
                 let host = origin?.host ?? "?"
                 let reason = presented == nil ? "no client certificate is configured for \(origin?.description ?? "the request's origin")" : "the client certificate configured for \(origin?.description ?? "?") is another one"
-                throw TLSTrustError(code: .certificateBindingUnmet, message: "the bearer token is bound to a client certificate (cnf.x5t#S256), and \(reason): nothing was sent", host: host)
+                throw AuthError(code: .certificateBindingUnmet, message: "the bearer token is bound to a client certificate (cnf.x5t#S256), and \(reason): nothing was sent")
             }
         }
         // Without TLS settings, a request goes through the transport's own client as it is.
@@ -34,7 +34,7 @@ extension HTTPClientTransport {
             return (client, configuration)
         }
         guard origin.scheme == "https", let pinned = pinnedClients[entry.pattern] else {
-            throw TLSTrustError(code: .pinMismatch, message: "\(origin) is pinned, and a key can be checked only over https: nothing was sent", host: origin.host)
+            throw AuthError(code: .pinMismatch, message: "\(origin) is pinned, and a key can be checked only over https: nothing was sent")
         }
         return (pinned, configuration)
     }

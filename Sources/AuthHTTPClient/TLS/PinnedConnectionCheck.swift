@@ -17,7 +17,7 @@ import NIOSSL
 /// fails fails the handshake, and this never runs). AsyncHTTPClient awaits the connection
 /// initializers (`http1_1ConnectionDebugInitializer`, `http2ConnectionDebugInitializer`) before
 /// it gives the connection a request: a mismatch fails them, so the waiting request fails with
-/// ``/AuthCore/TLSTrustError`` code `.pinMismatch` and nothing is written. The connection is then
+/// `AuthError` code `.pinMismatch` and nothing is written. The connection is then
 /// closed, once AsyncHTTPClient has dropped it.
 enum PinnedConnectionCheck {
     /// `configuration` with the check of `entry` run on every connection, before the initializers
@@ -54,19 +54,19 @@ enum PinnedConnectionCheck {
     private static func verify(_ channel: any Channel, _ pinning: CertificatePinning, _ entry: CertificatePinning.Entry) throws {
         let handler = try channel.pipeline.syncOperations.handler(type: NIOSSLClientHandler.self)
         guard let leaf = handler.peerCertificate else {
-            throw TLSTrustError(code: .pinMismatch, message: "\(entry.pattern): the server presented no certificate to check against its pins; nothing was sent", host: entry.pattern)
+            throw AuthError(code: .pinMismatch, message: "\(entry.pattern): the server presented no certificate to check against its pins; nothing was sent")
         }
         let spki: [UInt8]
         do {
             spki = try leaf.extractPublicKey().toSPKIBytes()
         } catch {
-            throw TLSTrustError(code: .pinMismatch, message: "\(entry.pattern): the server certificate's public key could not be read to check it against the pins; nothing was sent", host: entry.pattern)
+            throw AuthError(code: .pinMismatch, message: "\(entry.pattern): the server certificate's public key could not be read to check it against the pins; nothing was sent")
         }
         switch pinning.check(subjectPublicKeyInfo: spki, against: entry) {
         case .matched, .expired, .mismatch(enforced: false): return
         case .mismatch(enforced: true):
             let pin = CertificatePinning.pin(ofSubjectPublicKeyInfo: spki)
-            throw TLSTrustError(code: .pinMismatch, message: "\(entry.pattern): the server's key sha256/\(pin) is none of the host's pins, though its chain is valid; the connection was closed and nothing was sent", host: entry.pattern)
+            throw AuthError(code: .pinMismatch, message: "\(entry.pattern): the server's key sha256/\(pin) is none of the host's pins, though its chain is valid; the connection was closed and nothing was sent")
         }
     }
 }

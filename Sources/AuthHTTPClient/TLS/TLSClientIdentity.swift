@@ -29,11 +29,11 @@ public struct TLSClientIdentity: Sendable, CustomStringConvertible, CustomReflec
     /// - Parameters:
     ///   - certificateChain: The chain, leaf first.
     ///   - privateKey: The leaf's private key.
-    /// - Throws: ``/AuthCore/TLSTrustError`` code `.invalidClientIdentity` when the chain is
+    /// - Throws: `AuthError` code `.misconfigured` when the chain is
     ///   empty or the leaf cannot be serialized.
-    public init(certificateChain: [NIOSSLCertificate], privateKey: NIOSSLPrivateKey) throws(TLSTrustError) {
+    public init(certificateChain: [NIOSSLCertificate], privateKey: NIOSSLPrivateKey) throws(AuthError) {
         guard let leaf = certificateChain.first, let der = try? leaf.toDERBytes() else {
-            throw TLSTrustError(code: .invalidClientIdentity, message: "the client certificate chain is empty or unreadable: give the leaf certificate first")
+            throw AuthError(code: .misconfigured, message: "the client certificate chain is empty or unreadable: give the leaf certificate first")
         }
         self.certificateChain = certificateChain
         self.privateKey = privateKey
@@ -45,20 +45,20 @@ public struct TLSClientIdentity: Sendable, CustomStringConvertible, CustomReflec
     /// - Parameters:
     ///   - certificateChainPEM: One or more `CERTIFICATE` blocks, leaf first.
     ///   - privateKeyPEM: The leaf's private key.
-    /// - Throws: ``/AuthCore/TLSTrustError`` code `.invalidClientIdentity` saying which part
+    /// - Throws: `AuthError` code `.misconfigured` saying which part
     ///   could not be read (never quoting it).
-    public init(certificateChainPEM: String, privateKeyPEM: String) throws(TLSTrustError) {
+    public init(certificateChainPEM: String, privateKeyPEM: String) throws(AuthError) {
         let chain: [NIOSSLCertificate]
         do {
             chain = try NIOSSLCertificate.fromPEMBytes(Array(certificateChainPEM.utf8))
         } catch {
-            throw TLSTrustError(code: .invalidClientIdentity, message: "the client certificate chain is not PEM CERTIFICATE blocks")
+            throw AuthError(code: .misconfigured, message: "the client certificate chain is not PEM CERTIFICATE blocks")
         }
         let key: NIOSSLPrivateKey
         do {
             key = try NIOSSLPrivateKey(bytes: Array(privateKeyPEM.utf8), format: .pem)
         } catch {
-            throw TLSTrustError(code: .invalidClientIdentity, message: "the client private key is not a PEM PRIVATE KEY (PKCS#8), EC PRIVATE KEY or RSA PRIVATE KEY block")
+            throw AuthError(code: .misconfigured, message: "the client private key is not a PEM PRIVATE KEY (PKCS#8), EC PRIVATE KEY or RSA PRIVATE KEY block")
         }
         try self.init(certificateChain: chain, privateKey: key)
     }
@@ -67,19 +67,19 @@ public struct TLSClientIdentity: Sendable, CustomStringConvertible, CustomReflec
     /// - Parameters:
     ///   - certificateChainPEM: One or more `CERTIFICATE` blocks, leaf first.
     ///   - pkcs8PrivateKey: The leaf's private key, DER-encoded PKCS#8.
-    /// - Throws: ``/AuthCore/TLSTrustError`` code `.invalidClientIdentity`.
-    public init(certificateChainPEM: String, pkcs8PrivateKey: [UInt8]) throws(TLSTrustError) {
+    /// - Throws: `AuthError` code `.misconfigured`.
+    public init(certificateChainPEM: String, pkcs8PrivateKey: [UInt8]) throws(AuthError) {
         let key: NIOSSLPrivateKey
         do {
             key = try NIOSSLPrivateKey(bytes: pkcs8PrivateKey, format: .der)
         } catch {
-            throw TLSTrustError(code: .invalidClientIdentity, message: "the client private key is not DER PKCS#8")
+            throw AuthError(code: .misconfigured, message: "the client private key is not DER PKCS#8")
         }
         let chain: [NIOSSLCertificate]
         do {
             chain = try NIOSSLCertificate.fromPEMBytes(Array(certificateChainPEM.utf8))
         } catch {
-            throw TLSTrustError(code: .invalidClientIdentity, message: "the client certificate chain is not PEM CERTIFICATE blocks")
+            throw AuthError(code: .misconfigured, message: "the client certificate chain is not PEM CERTIFICATE blocks")
         }
         try self.init(certificateChain: chain, privateKey: key)
     }

@@ -16,7 +16,7 @@ public import AuthCore
 /// - A request to an origin with an identity goes over connections that present it (a TLS
 ///   configuration of its own per request, so AsyncHTTPClient keeps those connections apart).
 /// - A request carrying a certificate-bound bearer token (RFC 8705 `cnf.x5t#S256`) is sent only to
-///   an origin whose identity is that certificate; otherwise it fails with ``/AuthCore/TLSTrustError``
+///   an origin whose identity is that certificate; otherwise it fails with `AuthError`
 ///   code `.certificateBindingUnmet` and nothing is sent. This holds with no `TransportTLS` at all.
 public struct TransportTLS: Sendable {
     /// The pins; nil for none.
@@ -28,11 +28,11 @@ public struct TransportTLS: Sendable {
     /// - Parameters:
     ///   - pinning: The pins; nil for none.
     ///   - clientIdentities: The identity to present to each `https` origin.
-    /// - Throws: ``/AuthCore/TLSTrustError`` code `.invalidClientIdentity` when an identity is
+    /// - Throws: `AuthError` code `.misconfigured` when an identity is
     ///   given for an origin that is not `https`.
-    public init(pinning: CertificatePinning? = nil, clientIdentities: [Origin: TLSClientIdentity] = [:]) throws(TLSTrustError) {
+    public init(pinning: CertificatePinning? = nil, clientIdentities: [Origin: TLSClientIdentity] = [:]) throws(AuthError) {
         if let plain = clientIdentities.keys.first(where: { $0.scheme != "https" }) {
-            throw TLSTrustError(code: .invalidClientIdentity, message: "a client certificate is presented only over TLS: \(plain) is not https", host: plain.host)
+            throw AuthError(code: .misconfigured, message: "a client certificate is presented only over TLS: \(plain) is not https")
         }
         self.pinning = pinning
         self.clientIdentities = clientIdentities
