@@ -73,7 +73,7 @@ public struct CertificatePinning: Sendable {
     ///   - mode: Whether a mismatch closes the connection or is only reported.
     ///   - events: Where mismatches are reported.
     ///   - now: The current time (injected for tests).
-    /// - Throws: ``AuthError`` code ``ErrorCode/misconfigured`` naming the host and what is
+    /// - Throws: ``AuthError`` code `.misconfigured` naming the host and what is
     ///   wrong: no hosts, a malformed host or pattern, a pin that is not a base64 SHA-256 digest,
     ///   or fewer than two distinct pins (no backup pin).
     public init(

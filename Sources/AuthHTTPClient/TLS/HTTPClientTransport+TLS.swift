@@ -22,7 +22,6 @@ extension HTTPClientTransport {
             let origin = request.origin
             let presented = origin.flatMap { tls?.clientIdentities[$0] }
             guard let presented, presented.thumbprint == required else {
-                let host = origin?.host ?? "?"
                 let reason = presented == nil ? "no client certificate is configured for \(origin?.description ?? "the request's origin")" : "the client certificate configured for \(origin?.description ?? "?") is another one"
                 throw AuthError(code: .certificateBindingUnmet, message: "the bearer token is bound to a client certificate (cnf.x5t#S256), and \(reason): nothing was sent")
             }
