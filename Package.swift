@@ -291,6 +291,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(
+            name: "keyring-helper",
+            dependencies: ["AuthKeyring", "AuthSQLiteStore", "AuthCore"],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
             name: "AuthFileStoreTestHelper",
             dependencies: ["AuthFileStore", "AuthCore"],
             swiftSettings: swiftSettings
@@ -449,7 +454,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AuthKeyringTests",
-            dependencies: ["AuthKeyring", "AuthCore", "AuthTesting"],
+            dependencies: ["AuthKeyring", "AuthCore", "AuthTesting", "keyring-helper"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
