@@ -276,7 +276,9 @@ final class ServiceProcess: @unchecked Sendable {
             merged["WAYLAND_DISPLAY"] = nil
             process.environment = merged
         }
-        FileManager.default.createFile(atPath: log, contents: nil)
+        guard FileManager.default.createFile(atPath: log, contents: nil) else {
+            throw Failure(description: "could not create the daemon's log \(log)")
+        }
         let output = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         process.standardOutput = output
         process.standardError = output
