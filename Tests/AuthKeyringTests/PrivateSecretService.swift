@@ -277,7 +277,7 @@ final class ServiceProcess: @unchecked Sendable {
             process.environment = merged
         }
         guard FileManager.default.createFile(atPath: log, contents: nil) else {
-            throw Failure(description: "could not create the daemon's log \(log)")
+            throw PrivateSecretService.Failure(description: "could not create the daemon's log \(log)")
         }
         let output = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         process.standardOutput = output
