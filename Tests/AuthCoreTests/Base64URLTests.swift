@@ -40,6 +40,9 @@ import Testing
                 #expect(Base64URL.decode(text) == Data(bytes), "length \(length)")
                 #expect(Base64URL.decode(text[...]) == Data(bytes), "length \(length)")
                 #expect(JWT.base64URLDecode(text[...]) == Data(bytes), "length \(length)")
+                // As bytes: in place (a slice of an array), and from a collection read element by element.
+                #expect(Base64URL.decode(utf8: Array(("." + text).utf8).dropFirst()) == Data(bytes), "length \(length)")
+                #expect(Base64URL.decode(utf8: text.utf8.lazy.map { $0 }) == Data(bytes), "length \(length)")
                 #expect(Base64URL.encode(Data(bytes)) == text && Base64URL.encode(bytes[...]) == text)
             }
         }
@@ -66,6 +69,8 @@ import Testing
     func nonCanonicalTextIsRefused(text: String) {
         #expect(Base64URL.decode(text) == nil)
         #expect(JWT.base64URLDecode(text[...]) == nil)
+        #expect(Base64URL.decode(utf8: Array(text.utf8)[...]) == nil)
+        #expect(Base64URL.decode(utf8: text.utf8.lazy.map { $0 }) == nil)
     }
 
     /// Every character outside the alphabet is refused wherever it stands.

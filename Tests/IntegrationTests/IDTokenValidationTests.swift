@@ -149,6 +149,11 @@ import Testing
             await hmac.add(hmac: HMACKey(from: String(repeating: "k", count: 32)), digestAlgorithm: .sha256, kid: "k-es")
             #expect(await refusal(try await hmac.sign(Self.claims(clock), kid: "k-es"))?.contains("HS256") == true)
             #expect(await refusal("not.a.jwt")?.contains("compact JWS") == true)
+            // Not three base64url parts: two, four (a trailing dot), none, and a part starting
+            // with a combining accent (one Character with the dot before it).
+            for malformed in ["\(parts[0]).\(parts[1])", "\(good).", "", "\(parts[0]).\(parts[1]).\u{301}\(parts[2])"] {
+                #expect(await refusal(malformed)?.contains("compact JWS") == true, "\(malformed.prefix(12))")
+            }
         }
     }
 

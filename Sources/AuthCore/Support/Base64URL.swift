@@ -44,7 +44,19 @@ package enum Base64URL {
     /// the alphabet, a length of 1 modulo 4, and non-zero unused bits in the last character.
     /// The empty text is the empty data.
     package static func decode(_ text: some StringProtocol) -> Data? {
-        let utf8 = text.utf8
+        decode(utf8: text.utf8)
+    }
+
+    /// The bytes of unpadded base64url text given as its UTF-8 bytes (a segment of a token read
+    /// as bytes); nil when the text is anything else, as ``decode(_:)``.
+    package static func decode(utf8 text: some Collection<UInt8>) -> Data? {
+        // Read in place when the bytes are contiguous (a native string, an array): stepping
+        // through a substring's UTF-8 view a byte at a time cost as much as the decoding itself.
+        if let decoded = text.withContiguousStorageIfAvailable(decode(contiguous:)) { return decoded }
+        return Array(text).withUnsafeBufferPointer(decode(contiguous:))
+    }
+
+    private static func decode(contiguous utf8: UnsafeBufferPointer<UInt8>) -> Data? {
         guard utf8.count % 4 != 1 else { return nil }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count / 4 * 3 + 2)
