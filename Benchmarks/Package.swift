@@ -82,6 +82,18 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // What scripts/callgrind-idtoken runs under valgrind (see its main.swift).
+        .executableTarget(
+            name: "idtoken-driver",
+            dependencies: [
+                .product(name: "AuthCore", package: "AuthKit"),
+                .product(name: "AuthOAuth2", package: "AuthKit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         benchmarkTarget("EndToEnd", dependencies: [
             "EndToEndSupport",
             .product(name: "AuthCore", package: "AuthKit"),
