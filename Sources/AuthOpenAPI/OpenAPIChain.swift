@@ -43,22 +43,31 @@ final class OpenAPIChain: Sendable {
     /// (so AuthKit's retry middleware may send again) over an ``OpenAPIChainFailure``, never the
     /// generated client's `ClientError` itself, whose description holds the operation's input;
     /// cancellation stays `CancellationError`.
-    func forward(_ request: HTTPRequest, _ body: HTTPBody?, _ baseURL: URL) async -> Result<(HTTPResponse, HTTPBody?), any Error> {
-        // `next` is handed to `invoke` as a temporary, released when that statement ends and
-        // before `end()`: nothing here holds it once the call is counted as ended.
-        let result = await Self.invoke(begin(), request, body, baseURL)
-        if case .failure(let error as ChainClosed) = result { return .failure(error.authError) }
-        end()
-        return result
+    nonisolated(nonsending) func forward(_ request: HTTPRequest, _ body: HTTPBody?, _ baseURL: URL) async throws -> (HTTPResponse, HTTPBody?) {
+        guard let next = begin() else { throw Self.closed }
+        defer { end() }
+        // `next` is released when this `do` ends, before `end()` (deferred to the function's
+        // end): nothing here holds it once the call is counted as ended.
+        do {
+            return try await Self.call(consume next, request, body, baseURL)
+        } catch let error as ClientError {
+            throw Self.authError(error.underlyingError)
+        } catch {
+            throw Self.authError(error)
+        }
+    }
+
+    /// Stops calls of `next`; true when none is under way (then nothing is left to wait for).
+    func closeIfIdle() -> Bool {
+        state.withLock { state in
+            state.next = nil
+            return state.calls == 0
+        }
     }
 
     /// Stops calls of `next` and waits for those under way.
-    func close() async {
-        let busy = state.withLock { state in
-            state.next = nil
-            return state.calls > 0
-        }
-        guard busy else { return }
+    nonisolated(nonsending) func close() async {
+        guard !closeIfIdle() else { return }
         await withCheckedContinuation { (drained: CheckedContinuation<Void, Never>) in
             let waits = state.withLock { state in
                 state.next = nil
@@ -70,11 +79,7 @@ final class OpenAPIChain: Sendable {
         }
     }
 
-    private struct ChainClosed: Error {
-        var authError: AuthError {
-            AuthError.invalidRequest("AuthOpenAPIMiddleware's pipeline sent a request after the middleware's call had returned")
-        }
-    }
+    private static let closed = AuthError.invalidRequest("AuthOpenAPIMiddleware's pipeline sent a request after the middleware's call had returned")
 
     private func begin() -> Next? {
         state.withLock { state in
@@ -94,15 +99,9 @@ final class OpenAPIChain: Sendable {
         drained?.resume()
     }
 
-    private static func invoke(_ next: Next?, _ request: HTTPRequest, _ body: HTTPBody?, _ baseURL: URL) async -> Result<(HTTPResponse, HTTPBody?), any Error> {
-        guard let next else { return .failure(ChainClosed()) }
-        do {
-            return .success(try await next(request, body, baseURL))
-        } catch let error as ClientError {
-            return .failure(authError(error.underlyingError))
-        } catch {
-            return .failure(authError(error))
-        }
+    /// Calls `next`, which is released when this returns.
+    private nonisolated(nonsending) static func call(_ next: Next, _ request: HTTPRequest, _ body: HTTPBody?, _ baseURL: URL) async throws -> (HTTPResponse, HTTPBody?) {
+        try await next(request, body, baseURL)
     }
 
     /// An error of the rest of the chain as AuthKit's: `CancellationError` when the task was

@@ -32,7 +32,7 @@ struct OpenAPIChainTransport: Transport {
             } catch {
                 result = .failure(error)
             }
-            await chain.close()
+            if !chain.closeIfIdle() { await chain.close() }
             return try result.get()
         }
     }
@@ -42,7 +42,7 @@ struct OpenAPIChainTransport: Transport {
             throw AuthError.invalidRequest("AuthOpenAPIMiddleware's pipeline was called outside a call of the middleware")
         }
         let (head, body, baseURL) = try OpenAPIMessages.openAPIRequest(request, base: chain.base, origins: origins)
-        let (response, responseBody) = try await chain.forward(head, body, baseURL).get()
+        let (response, responseBody) = try await chain.forward(head, body, baseURL)
         do {
             return AuthResponse(head: response, body: try await OpenAPIMessages.collect(responseBody, upTo: chain.maxResponseBytes, side: .response))
         } catch {

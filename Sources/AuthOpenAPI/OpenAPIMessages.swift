@@ -18,9 +18,9 @@ enum OpenAPIMessages {
     /// it).
     /// - Throws: `AuthError.invalidRequest` when the path does not start with `/`, or the body
     ///   holds more than `maxBytes`.
-    static func authRequest(_ request: HTTPRequest, body: HTTPBody?, base: OpenAPIBase, maxBytes: Int) async throws -> AuthRequest {
+    nonisolated(nonsending) static func authRequest(_ request: HTTPRequest, body: HTTPBody?, base: OpenAPIBase, maxBytes: Int) async throws -> AuthRequest {
         let target = try base.target(request.path)
-        let bytes = try await collect(body, upTo: maxBytes, side: .request)
+        let bytes = body == nil ? Data() : try await collect(body, upTo: maxBytes, side: .request)
         let head = HTTPRequest(method: request.method, scheme: base.scheme, authority: base.authority, path: target, headerFields: request.headerFields)
         return AuthRequest(head: head, body: bytes)
     }
@@ -66,7 +66,7 @@ enum OpenAPIMessages {
     /// - Throws: `AuthError.invalidRequest` (a request's) or `.transport` (a response's) when it
     ///   holds more than `maxBytes`, before reading it when its length is known; the body's own
     ///   error when reading it fails.
-    static func collect(_ body: HTTPBody?, upTo maxBytes: Int, side: Side) async throws -> Data {
+    nonisolated(nonsending) static func collect(_ body: HTTPBody?, upTo maxBytes: Int, side: Side) async throws -> Data {
         guard let body else { return Data() }
         var data = Data()
         if case .known(let length) = body.length {

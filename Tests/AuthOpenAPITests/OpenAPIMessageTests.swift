@@ -7,6 +7,8 @@
 
 import AuthCore
 import AuthOpenAPI
+import AuthSigning
+import AuthTestServer
 import AuthTestServerAPI
 import Foundation
 import HTTPTypes
@@ -62,6 +64,40 @@ import Testing
         let (request, baseURL) = try #require(recording.calls.withLock { $0.first })
         #expect(request.path == "/me" && Self.joined(baseURL, request.path) == "https://api.example.com/v1/me", "what is sent is what AuthKit built and would sign")
         #expect(request.headerFields[.userAgent] == "authkit-test")
+    }
+
+    /// A request body streamed in chunks of unknown total length reaches the rest of the chain
+    /// whole, with a signature over exactly those bytes (what is signed is what is sent).
+    @Test func aStreamedBodyIsSentWholeAndSignedAsSent() async throws {
+        let chunks: [ArraySlice<UInt8>] = [ArraySlice("{\"username\":".utf8), ArraySlice(" \"alice\", ".utf8), ArraySlice("\"password\": \"pw\"}".utf8)]
+        let streamed = HTTPBody(AsyncThrowingStream { continuation in
+            for chunk in chunks { continuation.yield(chunk) }
+            continuation.finish()
+        }, length: .unknown)
+        let signer = HMACRequestSigner(keyID: SignedTestKeys.hmacKeyID, key: SignedTestKeys.hmacSecret)
+        let signing = ClosureMiddleware { request, next in
+            var request = request
+            try await signer.sign(&request, at: Date())
+            return try await next(request)
+        }
+        let middleware = AuthOpenAPIMiddleware(Self.pipeline([signing]))
+        let sent = Mutex<AuthRequest?>(nil)
+        let request = HTTPRequest(method: .post, scheme: nil, authority: nil, path: "/auth/register", headerFields: [.contentType: "application/json"])
+        let (response, _) = try await middleware.intercept(request, body: streamed, baseURL: URL(string: "https://api.example.com/v1")!, operationID: "register") { request, body, baseURL in
+            var bytes = Data()
+            if let body {
+                for try await chunk in body { bytes.append(contentsOf: chunk) }
+            }
+            let url = try #require(URL(string: Self.joined(baseURL, request.path)))
+            sent.withLock { $0 = try? AuthRequest(method: request.method, url: url, headerFields: request.headerFields, body: bytes) }
+            return (HTTPResponse(status: .created), nil)
+        }
+        #expect(response.status == .created)
+        let received = try #require(sent.withLock { $0 })
+        #expect(received.body == Data(chunks.joined()))
+        #expect(received.url?.absoluteString == "https://api.example.com/v1/auth/register")
+        let verifier = HMACRequestVerifier { _ in SignedTestKeys.hmacSecret }
+        #expect(try await verifier.verify(received) == SignedTestKeys.hmacKeyID)
     }
 
     /// A redirect AuthKit follows to another origin goes there: that origin as the base URL.
