@@ -71,6 +71,24 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The generated clients the OpenAPI suite and openapi-driver compare.
+        .target(
+            name: "OpenAPISupport",
+            dependencies: [
+                .product(name: "AuthCore", package: "AuthKit"),
+                .product(name: "AuthOpenAPI", package: "AuthKit"),
+                .product(name: "AuthTestServerAPI", package: "AuthKit"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // What scripts/callgrind-openapi runs under valgrind (see its main.swift).
+        .executableTarget(
+            name: "openapi-driver",
+            dependencies: ["OpenAPISupport", .product(name: "AuthTestServerAPI", package: "AuthKit")],
+            swiftSettings: swiftSettings
+        ),
         // What scripts/callgrind-e2e runs under valgrind (see its main.swift).
         .executableTarget(
             name: "e2e-driver",
@@ -135,13 +153,7 @@ let package = Package(
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "Tracing", package: "swift-distributed-tracing"),
         ]),
-        benchmarkTarget("OpenAPI", dependencies: [
-            .product(name: "AuthCore", package: "AuthKit"),
-            .product(name: "AuthOpenAPI", package: "AuthKit"),
-            .product(name: "AuthTestServerAPI", package: "AuthKit"),
-            .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-        ]),
+        benchmarkTarget("OpenAPI", dependencies: ["OpenAPISupport", .product(name: "AuthTestServerAPI", package: "AuthKit")]),
         benchmarkTarget("PostgresStore", dependencies: [
             .product(name: "AuthCore", package: "AuthKit"),
             .product(name: "AuthHTTPClient", package: "AuthKit"),
