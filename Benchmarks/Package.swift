@@ -100,7 +100,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // What scripts/callgrind-idtoken runs under valgrind (see its main.swift).
+        // What callgrind runs for the ID token rows of the README (see its main.swift).
         .executableTarget(
             name: "idtoken-driver",
             dependencies: [
