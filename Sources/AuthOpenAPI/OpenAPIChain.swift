@@ -58,7 +58,7 @@ final class OpenAPIChain: Sendable {
     }
 
     /// Stops calls of `next`; true when none is under way (then nothing is left to wait for).
-    func closeIfIdle() -> Bool {
+    private func closeIfIdle() -> Bool {
         state.withLock { state in
             state.next = nil
             return state.calls == 0

@@ -32,7 +32,7 @@ struct OpenAPIChainTransport: Transport {
             } catch {
                 result = .failure(error)
             }
-            if !chain.closeIfIdle() { await chain.close() }
+            await chain.close()
             return try result.get()
         }
     }

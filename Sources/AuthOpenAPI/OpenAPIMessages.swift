@@ -20,7 +20,7 @@ enum OpenAPIMessages {
     ///   holds more than `maxBytes`.
     nonisolated(nonsending) static func authRequest(_ request: HTTPRequest, body: HTTPBody?, base: OpenAPIBase, maxBytes: Int) async throws -> AuthRequest {
         let target = try base.target(request.path)
-        let bytes = body == nil ? Data() : try await collect(body, upTo: maxBytes, side: .request)
+        let bytes = try await collect(body, upTo: maxBytes, side: .request)
         let head = HTTPRequest(method: request.method, scheme: base.scheme, authority: base.authority, path: target, headerFields: request.headerFields)
         return AuthRequest(head: head, body: bytes)
     }
