@@ -97,6 +97,7 @@ let package = Package(
                 .product(name: "AuthCore", package: "AuthKit"),
                 .product(name: "AuthHTTPClient", package: "AuthKit"),
                 .product(name: "AuthSQLiteStore", package: "AuthKit"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -39,11 +39,18 @@
 //                                       with the loopback server's response (the pipeline alone)
 //   e2e-driver date <count>             HTTPDate.parse of a Date field value
 //   e2e-driver request <count>          an AuthRequest built from a URL, as send(.get, url) does
+//   e2e-driver storm|storm-baseline <size> [storms]
+//                                       the Pipeline suite's renewal storm: <size> concurrent
+//                                       requests through the standard pipeline on one expired
+//                                       token renewed once (a 10 ms refresher), or as many no-op
+//                                       sends in a task group; <storms> times (1), each printing
+//                                       the process CPU time per request and the peak memory
 import AuthCore
 import AuthHTTPClient
 import AuthSQLiteStore
 import EndToEndSupport
 import Foundation
+import Logging
 
 let arguments = CommandLine.arguments.dropFirst()
 guard let mode = arguments.first else {
@@ -53,6 +60,13 @@ guard let mode = arguments.first else {
 let count = arguments.dropFirst().first.flatMap { Int($0) } ?? 0
 let port = arguments.dropFirst(2).first.flatMap { Int($0) }
 let warmAll = arguments.dropFirst(3).first == "warm-all"
+
+/// The process's CPU time so far, all threads, in nanoseconds.
+func processCPUNanoseconds() -> Int {
+    var now = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
+    return now.tv_sec * 1_000_000_000 + now.tv_nsec
+}
 
 @inline(never) func consume<T>(_ value: T) { withExtendedLifetime(value) {} }
 
@@ -155,6 +169,42 @@ case "pipeline":
     }
     for _ in 0..<count { consume(try await clients.authKit.send(.get, url)) }
     try await clients.shutdown()
+case "storm", "storm-baseline":
+    let strategy = BearerStrategy(allowedHosts: AllowedHosts(["api.example.com"])) { old in
+        try await Task.sleep(for: .milliseconds(10))
+        return BearerTokenSet(accessToken: "renewed-access-token", refreshToken: old.refreshToken?.reveal,
+                              expiresAt: Date().addingTimeInterval(3 * 3600))
+    }
+    let noop = ClosureTransport { _ in AuthResponse(status: .ok) }
+    let request = try AuthRequest(method: .get, url: URL(string: "https://api.example.com/v1/me")!)
+    let storms = port ?? 1 // the third argument, a port in the other modes
+    for _ in 0..<storms {
+        let session = AccountSession(account: AccountKey(namespace: "bench", account: "alice"), strategy: strategy,
+                                     vault: CredentialVault(store: InMemoryCredentialStore()))
+        try await session.signIn(BearerTokenSet(accessToken: "expired", refreshToken: "refresh",
+                                                expiresAt: Date().addingTimeInterval(-60)))
+        let client = AuthClient(transport: noop, middlewares: [
+            RedirectMiddleware(), RetryMiddleware(), HeadersMiddleware([.userAgent: "bench"]),
+            AuthenticationMiddleware(session: session), LoggingMiddleware(logger: Logger(label: "storm") { _ in SwiftLogNoOpLogHandler() }),
+        ])
+        let before = processCPUNanoseconds()
+        let clock = ContinuousClock.now
+        let ok = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<count {
+                if mode == "storm" {
+                    group.addTask { try await client.send(request).status.code }
+                } else {
+                    group.addTask { try await noop.send(request).status.code }
+                }
+            }
+            return try await group.reduce(0) { $0 + ($1 == 200 ? 1 : 0) }
+        }
+        let wall = ContinuousClock.now - clock
+        let cpu = processCPUNanoseconds() - before
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        print("\(mode) \(count): ok \(ok), CPU \(cpu / count) ns per request, wall \(wall), maxrss \(usage.ru_maxrss / 1024) MiB")
+    }
 case "date":
     let value = HTTPDate.format(Date())
     for _ in 0..<count { consume(HTTPDate.parse(value)) }

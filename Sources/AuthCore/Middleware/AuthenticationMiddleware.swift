@@ -49,7 +49,7 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
 
     /// Authorizes, sends, and on an authentication failure renews and retries (twice at most).
     public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
-        guard scope.admits(request, credential: "\(Strategy.Value.self)") else { return try await next(withheld(request)) }
+        guard admits(request) else { return try await next(withheld(request)) }
         if let accessGate, !accessGate.isApproved(session.account) { try await admit(request, through: accessGate) }
         // One reading of the clock serves the credential's check and the request's sending time
         // (the skew estimate's bracket, see `observeServerDate`), microseconds apart: a sending
@@ -62,16 +62,38 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
             credential = try await session.pendingPublished()
             sent = session.clock.now()
         }
+        let authorized = authorized(request, with: credential)
+        let response = try await next(authorized)
+        guard isRefused(response, to: authorized, with: credential, sentAt: sent) else { return response }
+        return try await renewAndRetry(request, refused: response, of: authorized, with: credential, next: next)
+    }
+
+    // The synchronous steps of `intercept` are functions of their own, kept out of it: their
+    // temporaries then live on the thread's stack, not in `intercept`'s frame, which every
+    // request waiting for a renewal keeps allocated (see the Pipeline benchmark's renewal storms).
+
+    @inline(never)
+    private func admits(_ request: AuthRequest) -> Bool {
+        scope.admits(request, credential: "\(Strategy.Value.self)")
+    }
+
+    @inline(never)
+    private func authorized(_ request: AuthRequest, with credential: AccountSession<Strategy>.Published) -> AuthRequest {
         var authorized = request
         authorize(&authorized, with: credential)
-        let response = try await next(authorized)
+        return authorized
+    }
+
+    /// Whether `response` refused `request` for its credential; otherwise the server took the
+    /// credential when it answered below 400 (not refused in another way: 403, 404, 429, 5xx).
+    @inline(never)
+    private func isRefused(_ response: AuthResponse, to request: AuthRequest, with credential: AccountSession<Strategy>.Published, sentAt sent: Date) -> Bool {
         observeDate(response, sentAt: sent)
-        guard isAuthenticationFailure(response, for: authorized) else {
-            // Taken: answered, not refused in another way (403, 404, 429, 5xx).
+        guard isAuthenticationFailure(response, for: request) else {
             if response.status.code < 400 { session.noteAccepted(credential) }
-            return response
+            return false
         }
-        return try await renewAndRetry(request, refused: response, of: authorized, with: credential, next: next)
+        return true
     }
 
     /// Renews the refused credential and sends `request` again (twice at most).

@@ -54,16 +54,17 @@ public struct HeadersMiddleware: Middleware, CustomStringConvertible, CustomDebu
 
     /// Adds the fields the request lacks.
     public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
-        var request = request
-        add(plain, to: &request)
-        if !secret.isEmpty { addSecrets(secret, to: &request) }
-        if let dynamic {
-            let fields = try await dynamic(request)
-            add(HTTPFields(fields.filter { !secretNames.containsHeader($0.name.canonicalName) }), to: &request)
-            let secrets = HTTPFields(fields.filter { secretNames.containsHeader($0.name.canonicalName) })
-            if !secrets.isEmpty { addSecrets(secrets, to: &request) }
-        }
+        var request = adding(plain, secret: secret, to: request)
+        if let dynamic { request = try await adding(dynamic, to: request) }
         return try await next(request)
+    }
+
+    private nonisolated(nonsending) func adding(_ dynamic: @Sendable (AuthRequest) async throws -> HTTPFields, to request: AuthRequest) async throws -> AuthRequest {
+        let fields = try await dynamic(request)
+        return adding(
+            HTTPFields(fields.filter { !secretNames.containsHeader($0.name.canonicalName) }),
+            secret: HTTPFields(fields.filter { secretNames.containsHeader($0.name.canonicalName) }),
+            to: request)
     }
 
     /// The names of the fields it adds, never their values (a static value may be a key).
@@ -76,6 +77,17 @@ public struct HeadersMiddleware: Middleware, CustomStringConvertible, CustomDebu
     /// The field names only.
     public var customMirror: Mirror {
         Mirror(self, children: ["fields": plain.map(\.name.rawName), "secretFields": secret.map(\.name.rawName), "dynamic": dynamic != nil], displayStyle: .struct)
+    }
+
+    /// `request` with `plain` and `secret` added, in a synchronous function of its own: its
+    /// temporaries then live on the thread's stack rather than in `intercept`'s frame, which a
+    /// request waiting for a renewal keeps allocated.
+    @inline(never)
+    private func adding(_ plain: HTTPFields, secret: HTTPFields, to request: AuthRequest) -> AuthRequest {
+        var request = request
+        add(plain, to: &request)
+        if !secret.isEmpty { addSecrets(secret, to: &request) }
+        return request
     }
 
     private func addSecrets(_ fields: HTTPFields, to request: inout AuthRequest) {
