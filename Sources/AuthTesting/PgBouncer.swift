@@ -63,7 +63,7 @@ public final class PgBouncer: Sendable {
     ///   - poolSize: `default_pool_size`, the most server connections it opens (in session mode,
     ///     a client connection beyond it waits for one to close).
     /// - Throws: `ClusterError` when PgBouncer is not installed or does not start.
-    public static func start(inFrontOf cluster: PostgresTestCluster, mode: PoolMode, poolSize: Int = 20) throws -> PgBouncer {
+    public static func start(inFrontOf cluster: PostgresTestCluster, mode: PoolMode, poolSize: Int = 20) async throws -> PgBouncer {
         let executable = "/usr/sbin/pgbouncer"
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw ClusterError("PgBouncer is not installed (no \(executable)): run scripts/test, which installs Debian's pgbouncer package")
@@ -92,14 +92,14 @@ public final class PgBouncer: Sendable {
         pidfile = \(bouncer.pidPath)
 
         """.write(to: configuration, atomically: false, encoding: .utf8)
-        if getuid() == 0 { try PostgresTestCluster.run("/bin/chown", ["-R", "postgres:postgres", directory.path]) }
+        if getuid() == 0 { try await PostgresTestCluster.run("/bin/chown", ["-R", "postgres:postgres", directory.path]) }
         do {
             // `-d`: in the background once it listens; spawned without this process's descriptors.
-            try PostgresTestCluster.run(executable, ["-d", configuration.path], asPostgres: true)
-            try bouncer.waitUntilListening(within: .seconds(20))
+            try await PostgresTestCluster.run(executable, ["-d", configuration.path], asPostgres: true)
+            try await bouncer.waitUntilListening(within: .seconds(20))
         } catch {
             let log = bouncer.log
-            bouncer.stop()
+            await bouncer.stop()
             throw ClusterError("PgBouncer did not start: \(error) \(log.suffix(800))")
         }
         return bouncer
@@ -107,11 +107,13 @@ public final class PgBouncer: Sendable {
 
     /// Stops PgBouncer (SIGTERM, then SIGKILL if it is still running after 5 seconds; its
     /// clients' connections close) and removes its folder.
-    public func stop() {
+    public func stop() async {
         if let pid = pid {
             kill(pid, SIGTERM)
             let deadline = ContinuousClock.now + .seconds(5)
-            while kill(pid, 0) == 0, ContinuousClock.now < deadline { usleep(20_000) }
+            while kill(pid, 0) == 0, ContinuousClock.now < deadline {
+                guard (try? await Task.sleep(for: .milliseconds(20))) != nil else { break }
+            }
             if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
         }
         try? FileManager.default.removeItem(at: directory)
@@ -120,9 +122,15 @@ public final class PgBouncer: Sendable {
     /// Runs `body` with PgBouncer started in front of `cluster` (see
     /// ``start(inFrontOf:mode:poolSize:)``), stopping it afterwards, also when `body` throws.
     public static func withRunning<T>(isolation: isolated (any Actor)? = #isolation, inFrontOf cluster: PostgresTestCluster, mode: PoolMode, poolSize: Int = 20, _ body: (PgBouncer) async throws -> T) async throws -> T {
-        let bouncer = try start(inFrontOf: cluster, mode: mode, poolSize: poolSize)
-        defer { bouncer.stop() }
-        return try await body(bouncer)
+        let bouncer = try await start(inFrontOf: cluster, mode: mode, poolSize: poolSize)
+        do {
+            let result = try await body(bouncer)
+            await bouncer.stop()
+            return result
+        } catch {
+            await bouncer.stop()
+            throw error
+        }
     }
 
     private var pidPath: String { directory.appendingPathComponent("pgbouncer.pid").path }
@@ -133,11 +141,11 @@ public final class PgBouncer: Sendable {
     }
 
     /// Polls the port until a connection is accepted.
-    private func waitUntilListening(within limit: Duration) throws {
+    private func waitUntilListening(within limit: Duration) async throws {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
             if Self.accepts(port: port) { return }
-            usleep(50_000)
+            try await Task.sleep(for: .milliseconds(50))
         }
         throw ClusterError("nothing accepts connections on 127.0.0.1:\(port) after \(limit)")
     }

@@ -43,40 +43,40 @@ public final class PostgresTestCluster: @unchecked Sendable {
     }
 
     /// Starts a cluster.
-    public static func start() throws -> PostgresTestCluster {
+    public static func start() async throws -> PostgresTestCluster {
         let bin = try binDirectory()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authkit-pg-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        if getuid() == 0 { try run("/bin/chown", ["postgres:postgres", directory.path]) }
+        if getuid() == 0 { try await run("/bin/chown", ["postgres:postgres", directory.path]) }
         let data = directory.appendingPathComponent("data").path
-        try run(bin + "/initdb", ["-D", data, "-U", "authkit", "-A", "trust", "--no-sync", "-E", "UTF8"], asPostgres: true)
+        try await run(bin + "/initdb", ["-D", data, "-U", "authkit", "-A", "trust", "--no-sync", "-E", "UTF8"], asPostgres: true)
         let cluster = PostgresTestCluster(directory: directory, port: try freePort())
-        try cluster.resume()
+        try await cluster.resume()
         return cluster
     }
 
     /// Stops the server (`fast`: open sessions are ended) and removes its folder.
-    public func stop() {
+    public func stop() async {
         guard let bin = try? Self.binDirectory() else { return }
-        try? Self.run(bin + "/pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-m", "fast", "-w", "stop"], asPostgres: true)
+        try? await Self.run(bin + "/pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-m", "fast", "-w", "stop"], asPostgres: true)
         try? FileManager.default.removeItem(at: directory)
     }
 
     /// Stops the server for a while, as an outage would, keeping its data.
-    public func pause() throws {
-        try Self.run(try Self.binDirectory() + "/pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"], asPostgres: true)
+    public func pause() async throws {
+        try await Self.run(try Self.binDirectory() + "/pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"], asPostgres: true)
     }
 
     /// Starts the server (again, after ``pause()``), on the cluster's port; `fsync` off, as a
     /// test's data need not survive a machine crash.
-    public func resume() throws {
-        try Self.run(try Self.binDirectory() + "/pg_ctl", ["-D", dataPath, "-o", serverOptions, "-l", directory.appendingPathComponent("log").path, "-w", "-t", "60", "start"], asPostgres: true)
+    public func resume() async throws {
+        try await Self.run(try Self.binDirectory() + "/pg_ctl", ["-D", dataPath, "-o", serverOptions, "-l", directory.appendingPathComponent("log").path, "-w", "-t", "60", "start"], asPostgres: true)
     }
 
     /// Restarts the server (`pg_ctl restart -m fast`: open sessions are ended, and with them their
     /// advisory locks), keeping its data and port.
-    public func restart() throws {
-        try Self.run(try Self.binDirectory() + "/pg_ctl", ["-D", dataPath, "-o", serverOptions, "-l", directory.appendingPathComponent("log").path, "-m", "fast", "-w", "-t", "60", "restart"], asPostgres: true)
+    public func restart() async throws {
+        try await Self.run(try Self.binDirectory() + "/pg_ctl", ["-D", dataPath, "-o", serverOptions, "-l", directory.appendingPathComponent("log").path, "-m", "fast", "-w", "-t", "60", "restart"], asPostgres: true)
     }
 
     /// The server's options: the port, the socket directory, both loopback addresses (the server
@@ -89,9 +89,15 @@ public final class PostgresTestCluster: @unchecked Sendable {
 
     /// Runs `body` with a fresh cluster, stopping it afterwards.
     public static func withCluster<T>(isolation: isolated (any Actor)? = #isolation, _ body: (PostgresTestCluster) async throws -> T) async throws -> T {
-        let cluster = try start()
-        defer { cluster.stop() }
-        return try await body(cluster)
+        let cluster = try await start()
+        do {
+            let result = try await body(cluster)
+            await cluster.stop()
+            return result
+        } catch {
+            await cluster.stop()
+            throw error
+        }
     }
 
     // MARK: Faults
@@ -111,22 +117,22 @@ public final class PostgresTestCluster: @unchecked Sendable {
     /// transactions are read-only (`default_transaction_read_only`, SQLSTATE 25006 on a write),
     /// and with `on` every other session is ended (``terminateBackends()``). `false` switches it
     /// back.
-    public func setReadOnly(_ on: Bool) throws {
-        try execute(["SET default_transaction_read_only = off", "ALTER SYSTEM SET default_transaction_read_only = \(on ? "on" : "off")", "SELECT pg_reload_conf()"])
-        if on { try terminateBackends() }
+    public func setReadOnly(_ on: Bool) async throws {
+        try await execute(["SET default_transaction_read_only = off", "ALTER SYSTEM SET default_transaction_read_only = \(on ? "on" : "off")", "SELECT pg_reload_conf()"])
+        if on { try await terminateBackends() }
     }
 
     /// Ends every client session but the caller's (`pg_terminate_backend`): their connections
     /// close, and their transactions and advisory locks end with them.
-    public func terminateBackends() throws {
-        try execute(["SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND backend_type = 'client backend'"])
+    public func terminateBackends() async throws {
+        try await execute(["SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND backend_type = 'client backend'"])
     }
 
     /// Runs SQL statements as the superuser `authkit` with `psql`, each on its own (none in a
     /// transaction block) in one session, stopping at the first error.
-    public func execute(_ statements: [String], database: String = "postgres") throws {
+    public func execute(_ statements: [String], database: String = "postgres") async throws {
         let arguments = ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", directory.path, "-p", "\(port)", "-U", "authkit", "-d", database] + statements.flatMap { ["-c", $0] }
-        try Self.run(try Self.binDirectory() + "/psql", arguments)
+        try await Self.run(try Self.binDirectory() + "/psql", arguments)
     }
 
     /// The postmaster (the first line of `data/postmaster.pid`) and every process descending from
@@ -158,25 +164,25 @@ public final class PostgresTestCluster: @unchecked Sendable {
 
     /// Creates a role that may log in (with `password`, once ``requirePassword(for:)`` asks for
     /// one) and has only what every role has: it may connect, and create nothing in `public`.
-    public func createRole(_ name: String, password: String? = nil) throws {
+    public func createRole(_ name: String, password: String? = nil) async throws {
         let passwordClause = password.map { " PASSWORD '\($0.replacingOccurrences(of: "'", with: "''"))'" } ?? ""
-        try execute(["CREATE ROLE \"\(name)\" LOGIN\(passwordClause)"])
+        try await execute(["CREATE ROLE \"\(name)\" LOGIN\(passwordClause)"])
     }
 
     /// Lets `role` read the tables of `schema` (`USAGE` on it, `SELECT` on its tables), and nothing
     /// else: the shape of a read-only role.
-    public func grantReadOnly(to role: String, schema: String = "public") throws {
-        try execute(["GRANT USAGE ON SCHEMA \"\(schema)\" TO \"\(role)\"", "GRANT SELECT ON ALL TABLES IN SCHEMA \"\(schema)\" TO \"\(role)\""])
+    public func grantReadOnly(to role: String, schema: String = "public") async throws {
+        try await execute(["GRANT USAGE ON SCHEMA \"\(schema)\" TO \"\(role)\"", "GRANT SELECT ON ALL TABLES IN SCHEMA \"\(schema)\" TO \"\(role)\""])
     }
 
     /// Makes `role` authenticate with its password (SCRAM-SHA-256) over TCP and the socket: a line
     /// for it before the `trust` lines of `pg_hba.conf`, then a reload.
-    public func requirePassword(for role: String) throws {
+    public func requirePassword(for role: String) async throws {
         let path = dataPath + "/pg_hba.conf"
         let current = try String(contentsOfFile: path, encoding: .utf8)
         let lines = "local all \(role) scram-sha-256\nhost all \(role) 0.0.0.0/0 scram-sha-256\nhost all \(role) ::/0 scram-sha-256\n"
         try (lines + current).write(toFile: path, atomically: false, encoding: .utf8)
-        try execute(["SELECT pg_reload_conf()"])
+        try await execute(["SELECT pg_reload_conf()"])
     }
 
     // MARK: TLS
@@ -185,29 +191,29 @@ public final class PostgresTestCluster: @unchecked Sendable {
     /// authority of this cluster's own (made with the `openssl` command), and returns the
     /// authority's certificate (PEM), for a client's `sslrootcert`. Plain connections still work.
     @discardableResult
-    public func enableTLS() throws -> URL {
+    public func enableTLS() async throws -> URL {
         let folder = directory.appendingPathComponent("tls")
-        let authority = try Self.makeCertificateAuthority(in: folder)
+        let authority = try await Self.makeCertificateAuthority(in: folder)
         let key = folder.appendingPathComponent("server.key").path
         let request = folder.appendingPathComponent("server.csr").path
         let certificate = folder.appendingPathComponent("server.pem").path
         let extensions = folder.appendingPathComponent("server.ext").path
         try "subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1\n".write(toFile: extensions, atomically: false, encoding: .utf8)
-        try Self.run("/usr/bin/openssl", ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", request, "-subj", "/CN=localhost"])
-        try Self.run("/usr/bin/openssl", ["x509", "-req", "-in", request, "-CA", authority.path, "-CAkey", folder.appendingPathComponent("ca.key").path, "-CAcreateserial", "-out", certificate, "-days", "2", "-extfile", extensions])
-        if getuid() == 0 { try Self.run("/bin/chown", ["-R", "postgres:postgres", folder.path]) }
+        try await Self.run("/usr/bin/openssl", ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", request, "-subj", "/CN=localhost"])
+        try await Self.run("/usr/bin/openssl", ["x509", "-req", "-in", request, "-CA", authority.path, "-CAkey", folder.appendingPathComponent("ca.key").path, "-CAcreateserial", "-out", certificate, "-days", "2", "-extfile", extensions])
+        if getuid() == 0 { try await Self.run("/bin/chown", ["-R", "postgres:postgres", folder.path]) }
         chmod(key, 0o600)
-        try execute(["ALTER SYSTEM SET ssl_cert_file = '\(certificate)'", "ALTER SYSTEM SET ssl_key_file = '\(key)'", "ALTER SYSTEM SET ssl = on", "SELECT pg_reload_conf()"])
+        try await execute(["ALTER SYSTEM SET ssl_cert_file = '\(certificate)'", "ALTER SYSTEM SET ssl_key_file = '\(key)'", "ALTER SYSTEM SET ssl = on", "SELECT pg_reload_conf()"])
         return authority
     }
 
     /// Makes a self-signed certificate authority in `folder` (`ca.pem`, `ca.key`) and returns its
     /// certificate; another one than a cluster's, to show that a server is refused when its
     /// certificate was not issued by the authority a client trusts.
-    public static func makeCertificateAuthority(in folder: URL) throws -> URL {
+    public static func makeCertificateAuthority(in folder: URL) async throws -> URL {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let certificate = folder.appendingPathComponent("ca.pem")
-        try run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", folder.appendingPathComponent("ca.key").path, "-out", certificate.path, "-days", "2", "-subj", "/CN=AuthKit test CA \(UUID().uuidString)"])
+        try await run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", folder.appendingPathComponent("ca.key").path, "-out", certificate.path, "-days", "2", "-subj", "/CN=AuthKit test CA \(UUID().uuidString)"])
         return certificate
     }
 
@@ -222,8 +228,13 @@ public final class PostgresTestCluster: @unchecked Sendable {
 
     /// Runs a program to its end (`posix_spawn` and `waitpid`: Foundation's `Process` waits for
     /// descriptors that the server `pg_ctl` starts keeps open), with no descriptor of this process
-    /// but standard input, output and error.
-    static func run(_ executable: String, _ arguments: [String], asPostgres: Bool = false) throws {
+    /// but standard input, output and error, waiting on a thread of its own (``offPool(_:)``):
+    /// `initdb` and `pg_ctl -w` take seconds.
+    static func run(_ executable: String, _ arguments: [String], asPostgres: Bool = false) async throws {
+        try await offPool { try runBlocking(executable, arguments, asPostgres: asPostgres) }
+    }
+
+    private static func runBlocking(_ executable: String, _ arguments: [String], asPostgres: Bool) throws {
         let program = asPostgres && getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--", executable] + arguments : [executable] + arguments
         // Through Python's subprocess, which closes every other descriptor of this process in the
         // child: the server must not keep other tests' listening sockets open for its lifetime.

@@ -5,6 +5,7 @@
 //
 // SPDX-License-Identifier: Apache-2.0
 
+import AuthTesting
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -18,7 +19,7 @@ final class LoopbackClient: @unchecked Sendable {
 
     /// Connects to `port`; a connection the listener refuses at once still connects.
     init(port: Int) async throws {
-        let socket = try await Self.offPool { () throws -> Int32 in
+        let socket = try await offPool { () throws -> Int32 in
             let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             guard socket >= 0 else { throw POSIXError(.EMFILE) }
             var timeout = timeval(tv_sec: 5, tv_usec: 0)
@@ -44,7 +45,7 @@ final class LoopbackClient: @unchecked Sendable {
     /// Sends `text`.
     func send(_ text: String) async {
         let socket = self.socket
-        await Self.offPool { _ = Array(text.utf8).withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
+        await offPool { _ = Array(text.utf8).withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
     }
 
     /// Sends a `GET` of `target` with `host` as its `Host` field (none when nil), and reads the
@@ -58,7 +59,7 @@ final class LoopbackClient: @unchecked Sendable {
     /// whether it was closed.
     func readToEnd(within: Duration) async -> (text: String, closed: Bool) {
         let socket = self.socket
-        return await Self.offPool {
+        return await offPool {
             let end = ContinuousClock.now + within
             var data = [UInt8]()
             var buffer = [UInt8](repeating: 0, count: 4096)
@@ -93,20 +94,6 @@ final class LoopbackClient: @unchecked Sendable {
                 usleep(50_000)
             }
             return open.count
-        }
-    }
-
-    /// Runs `body` on a thread of its own.
-    static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try body() }) }.start()
-        }
-    }
-
-    /// Runs `body` on a thread of its own.
-    static func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: body()) }.start()
         }
     }
 }

@@ -125,7 +125,7 @@ extension PostgresSuites {
                 try await store.put(Self.record, for: Self.key)
                 #expect(await eventually { store.isChangeFeedConnected })
                 let value = try await store.withRefreshLock(for: Self.key.accountKey) {
-                    try cluster.restart()
+                    try await cluster.restart()
                     return "renewed"
                 }
                 #expect(value == "renewed")
@@ -150,7 +150,7 @@ extension PostgresSuites {
                 try await store.put(Self.record, for: Self.key)
                 let (took, error) = await Self.timed {
                     _ = try await store.withRefreshLock(for: Self.key.accountKey) {
-                        if fault == "restart" { try cluster.restart() } else { try cluster.terminateBackends() }
+                        if fault == "restart" { try await cluster.restart() } else { try await cluster.terminateBackends() }
                         return "renewed"
                     }
                 }

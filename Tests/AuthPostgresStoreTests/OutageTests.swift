@@ -42,7 +42,7 @@ extension PostgresSuites {
                         expired.expiresAt = Date().addingTimeInterval(-1)
                         try await due.client.signIn(expired)
 
-                        try cluster.pause()
+                        try await cluster.pause()
                         let clock = ContinuousClock()
                         let outage = clock.now
                         var statuses: [String: Int] = [:]
@@ -66,7 +66,7 @@ extension PostgresSuites {
                         let renewalStarted = clock.now
                         let renewal = await due.me(server)
                         let renewalTook = clock.now - renewalStarted
-                        try cluster.resume()
+                        try await cluster.resume()
                         #expect(renewal == AuthError.Code.storage.description, "a renewal during the outage: \(renewal)")
                         #expect(renewalTook < .seconds(9), "a renewal during the outage took \(renewalTook)")
 

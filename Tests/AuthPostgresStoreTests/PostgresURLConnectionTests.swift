@@ -64,14 +64,14 @@ extension PostgresSuites {
         /// is refused as misconfigured (retrying will not mend it), not connected to.
         @Test func sslrootcertVerifiesAgainstAPrivateAuthority() async throws {
             try await PostgresTestCluster.withCluster { cluster in
-                let authority = try cluster.enableTLS()
+                let authority = try await cluster.enableTLS()
                 let store = try await Self.roundTrip("postgres://authkit@127.0.0.1:\(cluster.port)/postgres?sslrootcert=\(authority.path)")
                 #expect(try await Self.value(store, "SELECT ssl::text FROM pg_stat_ssl WHERE pid = pg_backend_pid()") == "true")
                 await store.close()
                 let verifyCA = try await Self.roundTrip("postgres://authkit@localhost:\(cluster.port)/postgres?sslmode=verify-ca&sslrootcert=\(authority.path)")
                 await verifyCA.close()
 
-                let stranger = try PostgresTestCluster.makeCertificateAuthority(in: cluster.directory.appendingPathComponent("stranger"))
+                let stranger = try await PostgresTestCluster.makeCertificateAuthority(in: cluster.directory.appendingPathComponent("stranger"))
                 let configuration = try #require(try PostgresCredentialStore.configuration(url: "postgres://authkit@127.0.0.1:\(cluster.port)/postgres?sslrootcert=\(stranger.path)"))
                 do {
                     let store = try await PostgresCredentialStore.open(configuration: configuration, options: .init(operationTimeout: .seconds(3), changeFeed: nil))

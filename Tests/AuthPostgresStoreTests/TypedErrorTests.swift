@@ -41,8 +41,8 @@ extension PostgresSuites {
         /// it, not an outage to wait out or retry forever; the message names the SQLSTATE, never the password.
         @Test func aWrongPasswordIsMisconfigured() async throws {
             try await PostgresTestCluster.withCluster { cluster in
-                try cluster.createRole("app", password: "right-h0rse")
-                try cluster.requirePassword(for: "app")
+                try await cluster.createRole("app", password: "right-h0rse")
+                try await cluster.requirePassword(for: "app")
                 let clock = ContinuousClock()
                 let started = clock.now
                 let error = await Self.storeError {
@@ -57,7 +57,7 @@ extension PostgresSuites {
                 #expect(took < .seconds(10), "opening took \(took)")
                 // The right password opens (a role that may not create tables opens read-only).
                 let store = try await PostgresCredentialStore.open(configuration: Self.configuration(cluster))
-                try cluster.grantReadOnly(to: "app")
+                try await cluster.grantReadOnly(to: "app")
                 let reader = try await PostgresCredentialStore.open(configuration: Self.configuration(cluster, user: "app", password: "right-h0rse"), options: .init(changeFeed: nil, readOnly: true))
                 #expect(try await reader.get(Self.key) == nil)
                 await reader.close()
@@ -71,7 +71,7 @@ extension PostgresSuites {
             try await PostgresTestCluster.withCluster { cluster in
                 let owner = try await PostgresCredentialStore.open(configuration: Self.configuration(cluster), options: .init(changeFeed: nil))
                 try await owner.put(Self.record, for: Self.key)
-                try cluster.createRole("nobody")
+                try await cluster.createRole("nobody")
                 let writing = await Self.storeError { _ = try await PostgresCredentialStore.open(configuration: Self.configuration(cluster, user: "nobody"), options: .init(changeFeed: nil)) }
                 #expect(writing?.code == .misconfigured && writing?.message.contains("42501") == true, "\(String(describing: writing))")
                 #expect(writing?.message.contains("readOnly") == true, "the message points to the read-only option: \(String(describing: writing))")
@@ -97,13 +97,13 @@ extension PostgresSuites {
         /// `.readOnly` without reaching the server. A schema never migrated is misconfigured.
         @Test func aReadOnlyRoleOpensReadOnlyAndServesReads() async throws {
             try await PostgresTestCluster.withCluster { cluster in
-                try cluster.createRole("reader")
+                try await cluster.createRole("reader")
                 let unmigrated = await Self.storeError { _ = try await PostgresCredentialStore.open(configuration: Self.configuration(cluster, user: "reader"), options: .init(changeFeed: nil, readOnly: true)) }
                 #expect(unmigrated?.code == .misconfigured, "\(String(describing: unmigrated))")
 
                 let owner = try await PostgresCredentialStore.open(configuration: Self.configuration(cluster))
                 try await owner.put(Self.record, for: Self.key)
-                try cluster.grantReadOnly(to: "reader")
+                try await cluster.grantReadOnly(to: "reader")
                 let reader = try await PostgresCredentialStore.open(configuration: Self.configuration(cluster, user: "reader"), options: .init(readOnly: true))
                 #expect(try await reader.get(Self.key) == Self.record)
                 #expect(try await reader.accounts(in: "n") == ["alice"])
@@ -134,7 +134,7 @@ extension PostgresSuites {
             try await PostgresTestCluster.withCluster { cluster in
                 let store = try await PostgresCredentialStore.open(configuration: Self.configuration(cluster), options: .init(operationTimeout: .seconds(3), changeFeed: nil))
                 try await store.put(Self.record, for: Self.key)
-                try cluster.setReadOnly(true)
+                try await cluster.setReadOnly(true)
                 let changed = Envelope(kind: "bearer", payload: Data("other".utf8), updatedAt: Date(timeIntervalSince1970: 1_700_000_001))
                 // The first call may meet a terminated connection (unavailable); then read-only.
                 var codes: [CredentialStoreError.Code] = []
@@ -154,7 +154,7 @@ extension PostgresSuites {
                 #expect(try await standby.get(Self.key) == Self.record)
                 await standby.close()
 
-                try cluster.setReadOnly(false)
+                try await cluster.setReadOnly(false)
                 #expect(await eventually(within: .seconds(10)) { (try? await store.put(changed, for: Self.key)) != nil })
                 #expect(try await store.get(Self.key) == changed)
                 await store.close()
@@ -202,7 +202,7 @@ extension PostgresSuites {
             try await PostgresTestCluster.withCluster { cluster in
                 let store = try await PostgresCredentialStore.open(configuration: Self.configuration(cluster), options: .init(operationTimeout: .seconds(2), changeFeed: nil))
                 try await store.put(Self.record, for: Self.key)
-                try cluster.pause()
+                try await cluster.pause()
                 let clock = ContinuousClock()
                 let calls: [(String, @Sendable () async throws -> Void)] = [
                     ("get", { _ = try await store.get(Self.key) }),
@@ -216,7 +216,7 @@ extension PostgresSuites {
                     #expect(error?.code == .unavailable, "\(name): \(String(describing: error))")
                     #expect(took < .seconds(2 + 5), "\(name) took \(took)")
                 }
-                try cluster.resume()
+                try await cluster.resume()
                 #expect(await eventually(within: .seconds(20)) { (try? await store.get(Self.key)) == Self.record })
                 await store.close()
             }

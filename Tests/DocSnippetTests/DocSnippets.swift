@@ -1552,8 +1552,8 @@ import Testing
         container.override(TenantIDKey.self, with: "tenant-1")
     }
 
-    /// Sources/AuthCore/Documentation.docc/RenewingCredentials.md:122
-    static func AuthCore_Documentation_docc_RenewingCredentials_122() async throws {
+    /// Sources/AuthCore/Documentation.docc/RenewingCredentials.md:124
+    static func AuthCore_Documentation_docc_RenewingCredentials_124() async throws {
         for await state in client.session.states() {
             print(state)
         }

@@ -58,21 +58,21 @@ struct FleetFaultTests {
             }
         }
 
-        func begin(_ cluster: PostgresTestCluster) throws {
+        func begin(_ cluster: PostgresTestCluster) async throws {
             switch self {
-            case .restart: try cluster.restart()
-            case .backendsTerminated: try cluster.terminateBackends()
-            case .readOnly: try cluster.setReadOnly(true)
-            case .stopped: try cluster.pause()
+            case .restart: try await cluster.restart()
+            case .backendsTerminated: try await cluster.terminateBackends()
+            case .readOnly: try await cluster.setReadOnly(true)
+            case .stopped: try await cluster.pause()
             case .frozen: try cluster.freeze()
             }
         }
 
-        func end(_ cluster: PostgresTestCluster) throws {
+        func end(_ cluster: PostgresTestCluster) async throws {
             switch self {
             case .restart, .backendsTerminated: return
-            case .readOnly: try cluster.setReadOnly(false)
-            case .stopped: try cluster.resume()
+            case .readOnly: try await cluster.setReadOnly(false)
+            case .stopped: try await cluster.resume()
             case .frozen: try cluster.thaw()
             }
         }
@@ -149,9 +149,9 @@ struct FleetFaultTests {
         let renewing = try #require(first, "\(name): no worker renewed")
         holder.withLock { $0 = renewing }
         if step == .duringTheWrite { try await Task.sleep(for: .milliseconds(300)) }  // its write waits for the row
-        try fault.begin(cluster)
+        try await fault.begin(cluster)
         try await Task.sleep(for: fault.duration)
-        try fault.end(cluster)
+        try await fault.end(cluster)
         await rowLock?.release()
         for index in 0..<4 where index != renewing { fleet.send("go 10", to: index) }
         let results = await collecting.value

@@ -49,7 +49,7 @@ struct Stores: Sendable {
     let rawRunner: Task<Void, Never>
 
     static func start() async throws -> Stores {
-        let cluster = try PostgresTestCluster.start()
+        let cluster = try await PostgresTestCluster.start()
         let cached = try await PostgresCredentialStore.open(configuration: configuration(cluster))
         let direct = try await PostgresCredentialStore.open(configuration: configuration(cluster), options: .init(changeFeed: nil))
         let raw = PostgresClient(configuration: configuration(cluster))
@@ -63,7 +63,7 @@ struct Stores: Sendable {
         await cached.close()
         await direct.close()
         rawRunner.cancel()
-        cluster.stop()
+        await cluster.stop()
     }
 }
 
@@ -76,7 +76,7 @@ struct Fleet: Sendable {
     let stores: [PostgresCredentialStore]
 
     static func start() async throws -> Fleet {
-        let cluster = try PostgresTestCluster.start()
+        let cluster = try await PostgresTestCluster.start()
         let server = AuthTestServer()
         try await server.start()
         let transport = HTTPClientTransport()
@@ -114,7 +114,7 @@ struct Fleet: Sendable {
         for store in stores { await store.close() }
         try? await transport.shutdown()
         await server.stop()
-        cluster.stop()
+        await cluster.stop()
     }
 }
 
