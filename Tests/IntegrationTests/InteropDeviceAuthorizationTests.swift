@@ -38,12 +38,15 @@ struct InteropDeviceAuthorizationTests {
                 #expect(device.verificationURIComplete?.absoluteString.contains(device.userCode) == true)
                 #expect(device.interval == .seconds(1))
                 #expect(!"\(device)".contains(device.deviceCode.reveal))
-                Task {
-                    try await Task.sleep(for: .milliseconds(1300))
-                    try await Self.decide(device, "approve", peer: peer, transport: transport)
-                }
+                // The user approves once the client was told to wait (not after a fixed time,
+                // which a loaded machine's first poll could outlast).
                 let progress = Progress()
-                let tokens = try await app.pollDeviceAuthorization(device) { progress.record($0) }
+                let tokens = try await app.pollDeviceAuthorization(device) { update in
+                    progress.record(update)
+                    if progress.all.count == 1 {
+                        Task { try await Self.decide(device, "approve", peer: peer, transport: transport) }
+                    }
+                }
                 #expect(progress.all.first == .pending(nextPollIn: .seconds(1)))
                 let counters = try await peer.counters(transport)
                 #expect(counters["slow_down"] == 0)  // the interval was honoured
@@ -68,11 +71,12 @@ struct InteropDeviceAuthorizationTests {
     }
 
     /// A clock whose sleeps return at once polls faster than the server allows: each
-    /// `slow_down` adds 5 s to the interval, and the code's 60 s lifetime ends the polling. The
-    /// server's interval is 5 s, so that a poll that a loaded machine delays by a second is still
-    /// too fast (at 1 s it was not, once in CI).
+    /// `slow_down` adds 5 s to the interval, and the code's lifetime (240 s) ends the polling.
+    /// The server's interval is 20 s, so that a poll that a loaded machine delays by seconds is
+    /// still too fast (at 1 s it was not, once in CI; at 5 s, once more, at the start of a full
+    /// run, with a 60 s lifetime).
     @Test func slowDownAddsFiveSecondsAndTheCodesLifetimeEndsPolling() async throws {
-        try await InteropPeer.run("authlib_provider.py", accessSeconds: 300, arguments: ["--device-interval", "5"]) { peer in
+        try await InteropPeer.run("authlib_provider.py", accessSeconds: 300, arguments: ["--device-interval", "20", "--device-expires", "240"]) { peer in
             try await HTTPClientTransport.withTransport { transport in
                 let clock = ManualClock()
                 let app = OAuth2Client(provider: try InteropOAuth2ProviderTests.provider(peer, transport: transport), clientID: "app", transport: transport, clock: clock)
@@ -81,9 +85,9 @@ struct InteropDeviceAuthorizationTests {
                 await #expect { try await app.pollDeviceAuthorization(device) { progress.record($0) } } throws: { error in
                     (error as? AuthError)?.code == .authorizationFailed && (error as? AuthError)?.message.contains("expired") == true
                 }
-                #expect(Array(clock.sleeps.prefix(4)) == [.seconds(5), .seconds(5), .seconds(10), .seconds(15)])
-                #expect(progress.all.prefix(3) == [.pending(nextPollIn: .seconds(5)), .slowedDown(interval: .seconds(10)), .slowedDown(interval: .seconds(15))])
-                #expect(clock.sleeps.reduce(.zero, +) > .seconds(60))
+                #expect(Array(clock.sleeps.prefix(4)) == [.seconds(20), .seconds(20), .seconds(25), .seconds(30)])
+                #expect(progress.all.prefix(3) == [.pending(nextPollIn: .seconds(20)), .slowedDown(interval: .seconds(25)), .slowedDown(interval: .seconds(30))])
+                #expect(clock.sleeps.reduce(.zero, +) > .seconds(240))
                 #expect(try await peer.counters(transport)["slow_down"] >= 3)
             }
         }
