@@ -55,11 +55,12 @@ public struct HeadersMiddleware: Middleware, CustomStringConvertible, CustomDebu
     /// Adds the fields the request lacks.
     public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
         var request = adding(plain, secret: secret, to: request)
-        if let dynamic { request = try await adding(dynamic, to: request) }
+        if let dynamic { request = try await addingFields(of: dynamic, to: request) }
         return try await next(request)
     }
 
-    private nonisolated(nonsending) func adding(_ dynamic: @Sendable (AuthRequest) async throws -> HTTPFields, to request: AuthRequest) async throws -> AuthRequest {
+    /// `request` with the fields `dynamic` gives for it, its secret ones under the secret scope.
+    private nonisolated(nonsending) func addingFields(of dynamic: @Sendable (AuthRequest) async throws -> HTTPFields, to request: AuthRequest) async throws -> AuthRequest {
         let fields = try await dynamic(request)
         return adding(
             HTTPFields(fields.filter { !secretNames.containsHeader($0.name.canonicalName) }),
