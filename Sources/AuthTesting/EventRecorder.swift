@@ -28,7 +28,11 @@ public final class EventRecorder: Sendable {
 
     /// Waits until `predicate` holds for the recorded events, for at most `timeout`, and returns
     /// them (whether or not it held, so the caller's expectation reports what was seen).
-    public nonisolated(nonsending) func waitFor(timeout: Duration = .seconds(2), _ predicate: ([AuthEvent]) -> Bool) async -> [AuthEvent] {
+    ///
+    /// It returns as soon as the predicate holds, so the generous default costs a passing test
+    /// nothing; it only decides how long a failing one takes. A shorter bound fails on a loaded
+    /// machine (a full test run starts about a thousand tests on two threads), not on a defect.
+    public nonisolated(nonsending) func waitFor(timeout: Duration = .seconds(30), _ predicate: ([AuthEvent]) -> Bool) async -> [AuthEvent] {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while clock.now < deadline {

@@ -98,7 +98,7 @@ import Logging
         let recorder = EventRecorder(container[AuthEventsKey.self])
         let alice = AccountKey(namespace: "api", account: "alice")
         _ = container.makeClient(for: alice, strategy: StaticCredentialStrategy<APIKeyHeaderCredential>(allowedHosts: AllowedHosts(["api.example.com"])))
-        let events = await recorder.waitFor(timeout: .seconds(30)) { $0.contains(.credentialsNotPersisted(alice)) }
+        let events = await recorder.waitFor { $0.contains(.credentialsNotPersisted(alice)) }
         #expect(events.contains(.credentialsNotPersisted(alice)))
         #expect(capture.all.contains { $0.level == .notice && $0.message.contains("in memory only") })
     }

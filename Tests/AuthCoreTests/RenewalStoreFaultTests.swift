@@ -59,7 +59,7 @@ import Testing
         #expect(refresher.count == 1)
         // When the store takes writes again, the rotated credential lands without a new request.
         store.failWrites.withLock { $0 = false }
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(30)
         while try await vault.load(BearerTokenSet.self, for: alice)?.refreshToken?.reveal != "refresh-1", ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }

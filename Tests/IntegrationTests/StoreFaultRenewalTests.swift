@@ -211,7 +211,7 @@ import Darwin
 
             // The rotated credential lands in the store without another request.
             let vault = CredentialVault(store: try await openStore())
-            let deadline = ContinuousClock.now + .seconds(5)
+            let deadline = ContinuousClock.now + .seconds(30)
             var stored = try await vault.load(BearerTokenSet.self, for: Self.alice)
             while stored?.refreshToken == signedIn.refreshToken, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(50))
