@@ -34,7 +34,10 @@ import Testing
         case storeReadOnly
     }
 
-    static let term = Duration.milliseconds(300)
+    /// The lease term of most tests: two seconds, so that waiting is bounded at 12 s (six terms).
+    /// With 300 ms, a full run's loaded start held a task past the 1.8 s bound before it first
+    /// looked at the lease.
+    static let term = Duration.seconds(2)
 
     /// At each step, with each fault, held for three lease terms: the other process presents no
     /// refresh token (the provider counts no reuse and one grant), nothing is deleted, nobody is
@@ -42,19 +45,23 @@ import Testing
     /// request that failed meanwhile failed with a typed storage error.
     @Test(arguments: Step.allCases, Fault.allCases)
     func aFaultAtEachStepOfARenewalLosesNothingAndReusesNothing(step: Step, fault: Fault) async throws {
+        // A three-second term (beats every 600 ms), as in waitingForALiveHolderIsBoundedBySixTerms:
+        // a full run's loaded start delayed a 60 ms beat past a 300 ms term, and the other
+        // process then rightly took the lease over and presented the token.
+        let term = Duration.seconds(3)
         let store = FleetStore()
         let provider = RotatingProvider(revokesFamilyOnReuse: true)
         let events = AuthEvents()
         let recorder = EventRecorder(events)
         let reached = AsyncGate()
         let proceed = AsyncGate()
-        let first = Self.session(store, provider, events: events) { tokens in
+        let first = Self.session(store, provider, events: events, term: term) { tokens in
             if step == .beforeTheTokenRequest { reached.open(); await proceed.wait() }
             let renewed = try provider.refresh(tokens)
             if step == .afterTheAnswerBeforeTheWrite { reached.open(); await proceed.wait() }
             return renewed
         }
-        let second = Self.session(store, provider, events: events) { try provider.refresh($0) }
+        let second = Self.session(store, provider, events: events, term: term) { try provider.refresh($0) }
         try await first.signIn(BearerTokenSet(accessToken: "a0", refreshToken: "r0", expiresAt: Date().addingTimeInterval(-1)))
         if step == .duringTheWrite { store.holdNextCredentialWrite(reached: reached, until: proceed) }
 
@@ -62,11 +69,11 @@ import Testing
         await reached.wait()
         store.fault.withLock { $0 = fault }
         // The other process tries while the first one is stopped, for three lease terms.
-        let other = Task { await Self.keepTrying(second, for: .seconds(15)) }
-        try await Task.sleep(for: Self.term * 3)
+        let other = Task { await Self.keepTrying(second, for: .seconds(60)) }
+        try await Task.sleep(for: term * 3)
         #expect(provider.state.withLock { $0.grants } == (step == .beforeTheTokenRequest ? 0 : 1))
         proceed.open()
-        try await Task.sleep(for: Self.term)
+        try await Task.sleep(for: term)
         store.fault.withLock { $0 = .lockLost }
 
         let renewed = try await renewal.value

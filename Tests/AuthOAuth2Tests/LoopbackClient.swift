@@ -17,8 +17,10 @@ import Glibc
 final class LoopbackClient: @unchecked Sendable {
     private let socket: Int32
 
-    /// Connects to `port`; a connection the listener refuses at once still connects.
-    init(port: Int) async throws {
+    /// Connects to `port`, then sends `text` at once from the same thread (no wait for the
+    /// concurrency pool in between, which a listener's short connection timeout could outlast on
+    /// a loaded machine); a connection the listener refuses at once still connects.
+    init(port: Int, sending text: String? = nil) async throws {
         let socket = try await offPool { () throws -> Int32 in
             let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             guard socket >= 0 else { throw POSIXError(.EMFILE) }
@@ -35,6 +37,7 @@ final class LoopbackClient: @unchecked Sendable {
                 Glibc.close(socket)
                 throw POSIXError(.ECONNREFUSED)
             }
+            if let text { Self.send(text, on: socket) }
             return socket
         }
         self.socket = socket
@@ -45,14 +48,27 @@ final class LoopbackClient: @unchecked Sendable {
     /// Sends `text`.
     func send(_ text: String) async {
         let socket = self.socket
-        await offPool { _ = Array(text.utf8).withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
+        await offPool { Self.send(text, on: socket) }
     }
 
-    /// Sends a `GET` of `target` with `host` as its `Host` field (none when nil), and reads the
-    /// answer up to the connection's end.
+    private static func send(_ text: String, on socket: Int32) {
+        _ = Array(text.utf8).withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Connects to `port`, sends a `GET` of `target` with `host` as its `Host` field (none when
+    /// nil) as it connects, and reads the answer up to the connection's end.
+    static func get(port: Int, _ target: String, host: String?, version: String = "HTTP/1.1") async throws -> String {
+        try await LoopbackClient(port: port, sending: request(target, host: host, version: version)).readToEnd(within: .seconds(5)).text
+    }
+
+    /// Sends a `GET` on this connection, and reads the answer up to the connection's end.
     func get(_ target: String, host: String?, version: String = "HTTP/1.1") async -> String {
-        await send("GET \(target) \(version)\r\n" + (host.map { "Host: \($0)\r\n" } ?? "") + "User-Agent: test\r\n\r\n")
+        await send(Self.request(target, host: host, version: version))
         return await readToEnd(within: .seconds(5)).text
+    }
+
+    private static func request(_ target: String, host: String?, version: String) -> String {
+        "GET \(target) \(version)\r\n" + (host.map { "Host: \($0)\r\n" } ?? "") + "User-Agent: test\r\n\r\n"
     }
 
     /// Reads until the listener closes the connection or `within` passes: what came, and

@@ -34,7 +34,7 @@ struct LoopbackRedirectListenerTests {
 
     /// Returns once the listener answers (its wait began), after a request for another path.
     static func accepting(_ port: Int) async throws {
-        let probe = try await LoopbackClient(port: port).get("/probe", host: "127.0.0.1:\(port)")
+        let probe = try await LoopbackClient.get(port: port, "/probe", host: "127.0.0.1:\(port)")
         #expect(probe.hasPrefix("HTTP/1.1 404"))
     }
 
@@ -55,11 +55,11 @@ struct LoopbackRedirectListenerTests {
         let port = try #require(listener.redirectURI.port)
         let wait = Self.wait(listener)
         let host = "127.0.0.1:\(port)"
-        let without = try await LoopbackClient(port: port).get("/callback?code=x", host: host)
+        let without = try await LoopbackClient.get(port: port, "/callback?code=x", host: host)
         #expect(without.hasPrefix("HTTP/1.1 400"))
-        let other = try await LoopbackClient(port: port).get("/callback?code=y&state=s-2", host: host)
+        let other = try await LoopbackClient.get(port: port, "/callback?code=y&state=s-2", host: host)
         #expect(other.hasPrefix("HTTP/1.1 400"))
-        let right = try await LoopbackClient(port: port).get("/callback?code=z&state=s-1", host: host)
+        let right = try await LoopbackClient.get(port: port, "/callback?code=z&state=s-1", host: host)
         #expect(right.hasPrefix("HTTP/1.1 200"))
         #expect(right.lowercased().contains("connection: close"))
         #expect(try await wait.value.absoluteString == "http://\(host)/callback?code=z&state=s-1")
@@ -71,12 +71,12 @@ struct LoopbackRedirectListenerTests {
         let wait = Self.wait(listener)
         let target = "/callback?code=c&state=s-1"
         for host in ["evil.example:\(port)", "127.0.0.1:\(port + 1)", "localhost:\(port)", "127.0.0.1"] {
-            let answer = try await LoopbackClient(port: port).get(target, host: host)
+            let answer = try await LoopbackClient.get(port: port, target, host: host)
             #expect(answer.hasPrefix("HTTP/1.1 421"), "Host: \(host)")
         }
-        let noHost = try await LoopbackClient(port: port).get(target, host: nil, version: "HTTP/1.0")
+        let noHost = try await LoopbackClient.get(port: port, target, host: nil, version: "HTTP/1.0")
         #expect(noHost.hasPrefix("HTTP/1.0 400"))
-        let right = try await LoopbackClient(port: port).get(target, host: "127.0.0.1:\(port)")
+        let right = try await LoopbackClient.get(port: port, target, host: "127.0.0.1:\(port)")
         #expect(right.hasPrefix("HTTP/1.1 200"))
         #expect(try await wait.value.absoluteString == "http://127.0.0.1:\(port)\(target)")
     }
@@ -102,7 +102,7 @@ struct LoopbackRedirectListenerTests {
         let wait = Self.wait(listener)
         var idle: [LoopbackClient] = []
         for _ in 0..<5 { idle.append(try await LoopbackClient(port: port)) }
-        let right = try await LoopbackClient(port: port).get("/callback?code=c&state=s-1", host: "127.0.0.1:\(port)")
+        let right = try await LoopbackClient.get(port: port, "/callback?code=c&state=s-1", host: "127.0.0.1:\(port)")
         #expect(right.hasPrefix("HTTP/1.1 200"))
         _ = try await wait.value
         #expect(await LoopbackClient.countOpen(idle, within: .seconds(5)) == 0)
@@ -124,7 +124,7 @@ struct LoopbackRedirectListenerTests {
         let partial = try await LoopbackClient(port: port)
         await partial.send("GET /callback?code=c&state=s-1 HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n")  // no blank line
         #expect(await LoopbackClient.countOpen(idle + [partial], within: .seconds(5)) == 0)
-        let right = try await LoopbackClient(port: port).get("/callback?code=c&state=s-1", host: "127.0.0.1:\(port)")
+        let right = try await LoopbackClient.get(port: port, "/callback?code=c&state=s-1", host: "127.0.0.1:\(port)")
         #expect(right.hasPrefix("HTTP/1.1 200"))
         _ = try await wait.value
     }
