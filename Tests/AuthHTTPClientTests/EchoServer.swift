@@ -38,9 +38,11 @@ struct EchoServer {
         router.get("/redirect") { _, _ -> Response in
             Response(status: .found, headers: [.location: "/echo"])
         }
-        // Answers after five seconds, or `ms` milliseconds: for timeouts and cancellation.
+        // Answers after a minute, or `ms` milliseconds: for timeouts and cancellation (a test
+        // bounds how long those take well below the minute, which a full run's loaded start can
+        // stretch by seconds; stopping the server does not wait for the answer).
         router.get("/slow") { request, _ -> Response in
-            try await Task.sleep(for: .milliseconds(request.uri.queryParameters.get("ms", as: Int.self) ?? 5_000))
+            try await Task.sleep(for: .milliseconds(request.uri.queryParameters.get("ms", as: Int.self) ?? 60_000))
             return Response(status: .ok)
         }
         let port = AsyncStream<Int>.makeStream()

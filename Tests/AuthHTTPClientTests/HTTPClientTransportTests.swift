@@ -126,7 +126,7 @@ import Testing
 
     /// A response's head must come within the transport's `responseHeadTimeout`, or within the
     /// request's own `options.timeout`, which replaces it, shorter or longer: past that the
-    /// request ends with `.timeout`, naming the limit, well before the server's answer (5 s).
+    /// request ends with `.timeout`, naming the limit, well before the server's answer (a minute).
     @Test func theResponseHeadMustComeWithinTheTimeout() async throws {
         try await EchoServer.withRunning { base in
             let slow = try AuthRequest(method: .get, url: base.appending(path: "slow"))
@@ -137,9 +137,9 @@ import Testing
                 #expect(transport.responseHeadTimeout == .milliseconds(300))
                 let start = ContinuousClock.now
                 await #expect(performing: { try await transport.send(slow) }, throws: isTimeout("0.3 seconds"))
-                #expect(ContinuousClock.now - start < .seconds(4), "the request ran to the server's answer")
+                #expect(ContinuousClock.now - start < .seconds(20), "the request ran to the server's answer")
                 // A request's own, longer limit replaces the transport's.
-                let late = try AuthRequest(method: .get, url: base.appending(path: "slow").appending(queryItems: [URLQueryItem(name: "ms", value: "800")]), options: RequestOptions(timeout: .seconds(5)))
+                let late = try AuthRequest(method: .get, url: base.appending(path: "slow").appending(queryItems: [URLQueryItem(name: "ms", value: "800")]), options: RequestOptions(timeout: .seconds(30)))
                 let answer = try await transport.send(late)
                 #expect(answer.status == .ok)
             }
@@ -149,7 +149,7 @@ import Testing
                 request.options.timeout = .milliseconds(250)
                 let start = ContinuousClock.now
                 await #expect(performing: { try await transport.send(request) }, throws: isTimeout("0.25 seconds"))
-                #expect(ContinuousClock.now - start < .seconds(4), "the request ran to the server's answer")
+                #expect(ContinuousClock.now - start < .seconds(20), "the request ran to the server's answer")
             }
         }
     }
@@ -159,7 +159,7 @@ import Testing
     @Test func theTimeoutMiddlewaresLimitReplacesTheTransports() async throws {
         try await EchoServer.withRunning { base in
             try await HTTPClientTransport.withTransport(responseHeadTimeout: .milliseconds(300)) { transport in
-                let client = AuthClient(transport: transport, middlewares: [TimeoutMiddleware(timeout: .seconds(5))])
+                let client = AuthClient(transport: transport, middlewares: [TimeoutMiddleware(timeout: .seconds(30))])
                 let response = try await client.send(.get, base.appending(path: "slow").appending(queryItems: [URLQueryItem(name: "ms", value: "800")]))
                 #expect(response.status == .ok)
             }
@@ -178,7 +178,7 @@ import Testing
                 request.cancel()
                 let result = await request.result
                 #expect(throws: CancellationError.self) { try result.get() }
-                #expect(ContinuousClock.now - started < .seconds(4), "the request ran to the server's answer")
+                #expect(ContinuousClock.now - started < .seconds(20), "the request ran to the server's answer")
             }
         }
     }

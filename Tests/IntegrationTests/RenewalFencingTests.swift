@@ -32,14 +32,16 @@ import Testing
     }
 
     /// Signs alice in on the SQLite store at `path`, expires her token at the server, and starts a
-    /// request whose refresh the server holds for 3 s; returns once the refresh is at the server.
+    /// request whose refresh the server holds for 15 s (the sign-in or sign-out must land meanwhile;
+    /// with 3 s, a worker process started at a full run's loaded start came too late); returns
+    /// once the refresh is at the server.
     static func slowRenewal(_ h: Harness, _ path: String) async throws -> (AccountClient<BearerStrategy>, SQLiteCredentialStore, Task<AuthResponse, any Error>) {
         let store = try await SQLiteCredentialStore.open(at: path)
         try await h.register("alice")
         let client = h.container(store: store).makeClient(for: alice, strategy: h.bearer())
         try await client.signIn(try await h.login("alice"))
         h.server.clock.advance(by: 301)
-        h.server.faults.inject(.delay(.seconds(3)), path: "/auth/refresh")
+        h.server.faults.inject(.delay(.seconds(15)), path: "/auth/refresh")
         let request = Task { try await client.send(.get, h.url("me")) }
         try await h.refreshArrived()
         return (client, store, request)
@@ -167,7 +169,7 @@ import Testing
 
 extension Harness {
     /// Waits until a refresh request has reached the server (it is then held by a delay fault).
-    func refreshArrived(timeout: Duration = .seconds(10)) async throws {
+    func refreshArrived(timeout: Duration = .seconds(30)) async throws {
         let deadline = ContinuousClock.now + timeout
         while server.counters.requests(path: "/auth/refresh") == 0 {
             guard ContinuousClock.now < deadline else { throw CancellationError() }

@@ -36,6 +36,9 @@ import Darwin
         init(path: String) throws {
             var configuration = Configuration()
             configuration.allowsUnsafeTransactions = true  // the transaction outlives one access on purpose
+            // The store's own short writes (its renewal lease's beats) may hold the file for a
+            // moment: wait for them rather than fail (GRDB's default fails at once).
+            configuration.busyMode = .timeout(10)
             queue = try DatabaseQueue(path: path, configuration: configuration)
             try queue.inDatabase { db in try db.execute(sql: "BEGIN EXCLUSIVE") }
         }
@@ -182,7 +185,9 @@ import Darwin
             let signedIn = try #require(try await CredentialVault(store: try await openStore()).load(BearerTokenSet.self, for: Self.alice))
             h.server.clock.advance(by: 301)
             h.server.resetCounters()
-            h.server.faults.inject(.delay(.seconds(1)), path: "/auth/refresh")
+            // The refresh is held 10 s at the server, long enough for the fault to start during
+            // the renewal however late this task runs on a loaded machine (1 s was not, once).
+            h.server.faults.inject(.delay(.seconds(10)), path: "/auth/refresh")
 
             // Each fault starts during the renewal.
             let request = Task { try await client.send(.get, h.url("me")) }
