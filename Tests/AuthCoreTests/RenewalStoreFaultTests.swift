@@ -102,11 +102,11 @@ import Testing
         try await session.signIn(BearerTokenSet(accessToken: "token-0", refreshToken: "refresh-0", expiresAt: clock.now().addingTimeInterval(-1)))
         let waited: @Sendable (AuthEvent) -> Bool = { if case .waitingForRefreshLock(alice, _) = $0 { true } else { false } }
         let held = AsyncGate()
-        // Another renewal holds the lock until the waiting one has said it waits (10 s at most).
+        // Another renewal holds the lock until the waiting one has said it waits (60 s at most).
         let holder = Task {
             try await store.withRefreshLock(for: alice) {
                 held.open()
-                return await recorder.waitFor(timeout: .seconds(10)) { $0.contains(where: waited) }.contains(where: waited)
+                return await recorder.waitFor(timeout: .seconds(60)) { $0.contains(where: waited) }.contains(where: waited)
             }
         }
         await held.wait()

@@ -58,13 +58,13 @@ final class LoopbackClient: @unchecked Sendable {
     /// Connects to `port`, sends a `GET` of `target` with `host` as its `Host` field (none when
     /// nil) as it connects, and reads the answer up to the connection's end.
     static func get(port: Int, _ target: String, host: String?, version: String = "HTTP/1.1") async throws -> String {
-        try await LoopbackClient(port: port, sending: request(target, host: host, version: version)).readToEnd(within: .seconds(5)).text
+        try await LoopbackClient(port: port, sending: request(target, host: host, version: version)).readToEnd(within: .seconds(30)).text
     }
 
     /// Sends a `GET` on this connection, and reads the answer up to the connection's end.
     func get(_ target: String, host: String?, version: String = "HTTP/1.1") async -> String {
         await send(Self.request(target, host: host, version: version))
-        return await readToEnd(within: .seconds(5)).text
+        return await readToEnd(within: .seconds(30)).text
     }
 
     private static func request(_ target: String, host: String?, version: String) -> String {

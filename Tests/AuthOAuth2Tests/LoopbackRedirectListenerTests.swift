@@ -91,7 +91,7 @@ struct LoopbackRedirectListenerTests {
         try await Task.sleep(for: .milliseconds(200))
         await listener.close()
         await #expect { try await wait.value } throws: { ($0 as? AuthError)?.code == .authorizationFailed }
-        #expect(await LoopbackClient.countOpen(clients, within: .seconds(5)) == 0)
+        #expect(await LoopbackClient.countOpen(clients, within: .seconds(30)) == 0)
         for _ in 0..<100 where listener.openConnections > 0 { try await Task.sleep(for: .milliseconds(20)) }
         #expect(listener.openConnections == 0)
     }
@@ -105,7 +105,7 @@ struct LoopbackRedirectListenerTests {
         let right = try await LoopbackClient.get(port: port, "/callback?code=c&state=s-1", host: "127.0.0.1:\(port)")
         #expect(right.hasPrefix("HTTP/1.1 200"))
         _ = try await wait.value
-        #expect(await LoopbackClient.countOpen(idle, within: .seconds(5)) == 0)
+        #expect(await LoopbackClient.countOpen(idle, within: .seconds(30)) == 0)
         // And the listener stops listening.
         var refused = false
         for _ in 0..<100 where !refused {
@@ -123,7 +123,7 @@ struct LoopbackRedirectListenerTests {
         for _ in 0..<5 { idle.append(try await LoopbackClient(port: port)) }
         let partial = try await LoopbackClient(port: port)
         await partial.send("GET /callback?code=c&state=s-1 HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n")  // no blank line
-        #expect(await LoopbackClient.countOpen(idle + [partial], within: .seconds(5)) == 0)
+        #expect(await LoopbackClient.countOpen(idle + [partial], within: .seconds(30)) == 0)
         let right = try await LoopbackClient.get(port: port, "/callback?code=c&state=s-1", host: "127.0.0.1:\(port)")
         #expect(right.hasPrefix("HTTP/1.1 200"))
         _ = try await wait.value
@@ -137,14 +137,14 @@ struct LoopbackRedirectListenerTests {
         let admitted = try await Self.connect(4, to: listener, port: port)
         #expect(listener.openConnections == 4)
         let extra = try await Self.connect(3, to: listener, port: port)
-        #expect(await LoopbackClient.countOpen(extra, within: .seconds(5)) == 0)
+        #expect(await LoopbackClient.countOpen(extra, within: .seconds(30)) == 0)
         #expect(await LoopbackClient.countOpen(admitted, within: .milliseconds(300)) == 4)
         #expect(listener.openConnections == 4)
         // An admitted connection still brings the redirect.
         let right = await admitted[0].get("/callback?code=c&state=s-1", host: "127.0.0.1:\(port)")
         #expect(right.hasPrefix("HTTP/1.1 200"))
         _ = try await wait.value
-        #expect(await LoopbackClient.countOpen(admitted, within: .seconds(5)) == 0)
+        #expect(await LoopbackClient.countOpen(admitted, within: .seconds(30)) == 0)
         for _ in 0..<100 where listener.openConnections > 0 { try await Task.sleep(for: .milliseconds(20)) }
         #expect(listener.openConnections == 0)
     }

@@ -22,15 +22,20 @@ struct InteropFlaskJWTTests {
         try await InteropPeer.run("flask_jwt_server.py", accessSeconds: 2) { peer in
             try await HTTPClientTransport.withTransport { transport in
                 let alice = peer.bearerClient("alice", transport: transport, policy: .scaledToShortTokens)
+                let granting = ContinuousClock.now
                 try await alice.signIn(try await Self.login("alice", peer: peer, transport: transport))
                 #expect(try await alice.json(PeerProfile.self, .get, peer.url("api/me")).username == "alice")
-                #expect(try await peer.counters(transport)["oauth_refreshes"] == 0)  // a fresh token is not renewed
+                let renewedBefore = try await peer.counters(transport)["oauth_refreshes"]
+                // A fresh token is not renewed. The whole-second token lives 1–2 s: checked when
+                // the sign-in and the first request took under a second (a full run's loaded
+                // start can delay them longer, and the token is then rightly due).
+                if ContinuousClock.now - granting < .seconds(1) { #expect(renewedBefore == 0) }
 
                 let answers = try await peer.burstAcrossExpiry(alice)
                 #expect(answers.count == 100)
                 #expect(answers.allSatisfy { $0 == (200, "alice") })
                 let counters = try await peer.counters(transport)
-                #expect(counters["oauth_refreshes"] == 1)
+                #expect(counters["oauth_refreshes"] == renewedBefore + 1)
                 #expect(counters["rejected_reuse"] == 0)
                 #expect(counters["logins"] == 1)
             }
@@ -41,11 +46,23 @@ struct InteropFlaskJWTTests {
         try await InteropPeer.run("flask_jwt_server.py", accessSeconds: 2) { peer in
             try await HTTPClientTransport.withTransport { transport in
                 let alice = peer.bearerClient("alice", transport: transport, policy: RenewalPolicy())
-                try await alice.signIn(try await Self.login("alice", peer: peer, transport: transport))
-                #expect(try await alice.json(PeerProfile.self, .get, peer.url("api/me")).username == "alice")
-                // ARCHITECTURE.md: "A freshly issued credential is never due for renewal". The
-                // default 30 s leeway is bounded by a quarter of the 2 s lifetime (issue 18).
-                #expect(try await peer.counters(transport)["oauth_refreshes"] == 0)
+                // The whole-second token lives 1–2 s: a sign-in and a first request delayed past
+                // that (a full run's loaded start) meet a token rightly due; tried again then.
+                var attempts = 0
+                var fresh = false
+                while !fresh, attempts < 5 {
+                    attempts += 1
+                    let before = try await peer.counters(transport)["oauth_refreshes"]
+                    let granting = ContinuousClock.now
+                    try await alice.signIn(try await Self.login("alice", peer: peer, transport: transport))
+                    #expect(try await alice.json(PeerProfile.self, .get, peer.url("api/me")).username == "alice")
+                    guard ContinuousClock.now - granting < .seconds(1) else { continue }
+                    fresh = true
+                    // ARCHITECTURE.md: "A freshly issued credential is never due for renewal". The
+                    // default 30 s leeway is bounded by a quarter of the 2 s lifetime (issue 18).
+                    #expect(try await peer.counters(transport)["oauth_refreshes"] == before)
+                }
+                #expect(fresh, "no sign-in and first request took under a second in \(attempts) attempts")
             }
         }
     }

@@ -53,7 +53,7 @@ struct LoopbackSignInTests {
             let port = try #require(listener.redirectURI.port)
             #expect(listener.redirectURI.absoluteString == "http://127.0.0.1:\(port)/done")
             let pending = Self.pending(state: "s", redirectURI: listener.redirectURI)
-            let wait = Task { try await listener.waitForRedirect(of: pending, timeout: .seconds(5)) }
+            let wait = Task { try await listener.waitForRedirect(of: pending, timeout: .seconds(60)) }
             let other = try await transport.send(AuthRequest(method: .get, url: URL(string: "http://127.0.0.1:\(port)/elsewhere?code=x")!))
             #expect(other.status.code == 404)
             let first = try await transport.send(AuthRequest(method: .get, url: URL(string: "http://127.0.0.1:\(port)/done?code=c1&state=s")!))
@@ -93,8 +93,10 @@ struct LoopbackSignInTests {
         }
     }
 
+    /// `read`'s value once it has one, for at most 30 s (at once when it has: the bound only
+    /// decides how long a failing test takes, and a full run's loaded start delays tasks by seconds).
     static func waitFor<T>(_ read: () -> T?) async throws -> T {
-        for _ in 0..<200 {
+        for _ in 0..<3_000 {
             if let value = read() { return value }
             try await Task.sleep(for: .milliseconds(10))
         }

@@ -120,7 +120,7 @@ import Testing
         try await Harness.run { h in
             let listener = try await LoopbackRedirectListener.bind(path: "callback")
             let pending = try await Self.app(h).startAuthorization(redirectURI: listener.redirectURI, scopes: ["read"])
-            let wait = Task { try await listener.waitForRedirect(of: pending, timeout: .seconds(5)) }
+            let wait = Task { try await listener.waitForRedirect(of: pending, timeout: .seconds(60)) }
             let stray = try await h.transport.send(AuthRequest(method: .get, url: listener.redirectURI.appending(queryItems: [URLQueryItem(name: "code", value: "x")])))
             #expect(stray.status.code == 400)
             let real = listener.redirectURI.appending(queryItems: [URLQueryItem(name: "code", value: "c"), URLQueryItem(name: "state", value: pending.state)])

@@ -146,13 +146,16 @@ import Testing
     /// it. The client's own clock says it is due: one renewal more. Found by the steady-load test
     /// of `RenewalFencingTests` on a loaded CI machine, after the fix above.
     @Test func aTokenThatExpiredOnItsWayIsRenewedOnceMore() async throws {
+        // Tokens live 10 s, and the first renewal's answer is held back 10.1 s: the second renewed
+        // token then has 9–10 s to serve the request (with 2 s, a loaded machine's stall of a
+        // second refused it too).
         var configuration = AuthTestServer.Configuration()
-        configuration.lifetimes.access = 2
+        configuration.lifetimes.access = 10
         try await Harness.run(configuration: configuration) { h in
             let heldBack = Atomic(false)
             let slowOnce = ClosureTransport { request in
                 let response = try await h.transport.send(request)
-                if !heldBack.exchange(true, ordering: .relaxed) { try await Task.sleep(for: .milliseconds(2_100)) }
+                if !heldBack.exchange(true, ordering: .relaxed) { try await Task.sleep(for: .milliseconds(10_100)) }
                 return response
             }
             let strategy = BearerStrategy(allowedHosts: h.hosts, refresher: OAuth2RefreshTokenRefresher(tokenEndpoint: h.url("auth/refresh"), clientID: "integration-tests", transport: slowOnce))

@@ -102,12 +102,13 @@ import Testing
                 #expect(try await Self.worker(h, path, "signin") == "signed-in")
                 let signedInAt = ContinuousClock.now
                 var status = 0
-                while status != 200, ContinuousClock.now - signedInAt < .seconds(10) {
+                while status != 200, ContinuousClock.now - signedInAt < .seconds(60) {
                     do { status = try await daemon.send(.get, h.url("me")).status.code } catch { try await Task.sleep(for: .milliseconds(100)) }
                 }
                 #expect(status == 200)
-                // The recheck interval is 1 s; the rest is margin for a loaded machine.
-                #expect(ContinuousClock.now - signedInAt < .seconds(8))
+                // The recheck interval is 1 s; the rest is margin for a loaded machine (a full run's
+                // start delays tasks by seconds). Without the recheck it never recovers.
+                #expect(ContinuousClock.now - signedInAt < .seconds(30))
             }
         }
     }
@@ -145,9 +146,12 @@ import Testing
             #expect(sent > 1000)
             #expect(failed == 0, "\(failures.prefix(5))")
             // Lifetime 2 s, renewed at three quarters of the lifetime as seen through the
-            // one-second `Date` header (1–2 s): between duration ÷ lifetime and twice that and a half.
+            // one-second `Date` header (1–2 s): at most twice and a half duration ÷ lifetime. At
+            // least a third of duration ÷ lifetime: a loaded machine's stalls (seconds at a full
+            // run's start) leave some tokens unused and unrenewed; `failed == 0` is the proof that
+            // renewal kept up, this only that the tokens were renewed all along.
             let renewals = h.server.counters.renewals
-            #expect(renewals >= 30 && renewals <= 75, "renewals: \(renewals)")
+            #expect(renewals >= 10 && renewals <= 75, "renewals: \(renewals)")
         }
     }
 
