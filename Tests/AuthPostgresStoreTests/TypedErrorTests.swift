@@ -155,7 +155,7 @@ extension PostgresSuites {
                 await standby.close()
 
                 try await cluster.setReadOnly(false)
-                #expect(await eventually(within: .seconds(10)) { (try? await store.put(changed, for: Self.key)) != nil })
+                #expect(await eventually(within: .seconds(30)) { (try? await store.put(changed, for: Self.key)) != nil })
                 #expect(try await store.get(Self.key) == changed)
                 await store.close()
             }
@@ -214,7 +214,8 @@ extension PostgresSuites {
                     let error = await Self.storeError(call)
                     let took = clock.now - started
                     #expect(error?.code == .unavailable, "\(name): \(String(describing: error))")
-                    #expect(took < .seconds(2 + 5), "\(name) took \(took)")
+                    // The 2 s operation timeout, not a hang; the margin is for a loaded machine.
+                    #expect(took < .seconds(2 + 30), "\(name) took \(took)")
                 }
                 try await cluster.resume()
                 #expect(await eventually(within: .seconds(20)) { (try? await store.get(Self.key)) == Self.record })

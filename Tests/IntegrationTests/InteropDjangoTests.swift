@@ -77,9 +77,11 @@ struct InteropDjangoTests {
         }
     }
 
-    /// Sessions of 4 s: long enough that a re-login's session outlives a slow burst on a loaded
-    /// machine (a session that ended again would rightly be `rejectedAfterRenewal`).
-    static let sessionSeconds = ["--session-seconds", "4"]
+    /// Sessions of 10 s: long enough that a re-login's session outlives a slow burst on a loaded
+    /// machine (a session that ended again would rightly be `rejectedAfterRenewal`), and that the
+    /// first request after the sign-in comes within it at a full run's loaded start (with 4 s,
+    /// a delayed one could log in once more).
+    static let sessionSeconds = ["--session-seconds", "10"]
 
     /// Issue 51: 200 concurrent requests, half of them CSRF-protected POSTs, across the end of
     /// the session (`SESSION_COOKIE_AGE`): one re-login (GET form, POST with CSRF), every
@@ -90,7 +92,7 @@ struct InteropDjangoTests {
             try await HTTPClientTransport.withTransport { transport in
                 let alice = try await Self.signedIn("alice", peer: peer, transport: transport)
                 #expect(try await alice.json(PeerProfile.self, .get, peer.url("api/me")).username == "alice")
-                try await Task.sleep(for: .milliseconds(4500))
+                try await Task.sleep(for: .milliseconds(10_500))
                 let statuses = try await concurrently(200) { index in
                     try await alice.send(index.isMultiple(of: 2) ? .get : .post, peer.url(index.isMultiple(of: 2) ? "api/me" : "api/notes")).status.code
                 }
@@ -112,7 +114,7 @@ struct InteropDjangoTests {
             try await HTTPClientTransport.withTransport { transport in
                 let alice = try await Self.signedIn("alice", peer: peer, transport: transport)
                 #expect(try await alice.json(PeerProfile.self, .get, peer.url("drf/me")).username == "alice")
-                try await Task.sleep(for: .milliseconds(4500))
+                try await Task.sleep(for: .milliseconds(10_500))
                 let statuses = try await concurrently(200) { index in
                     try await alice.send(index.isMultiple(of: 2) ? .get : .post, peer.url(index.isMultiple(of: 2) ? "drf/me" : "drf/notes")).status.code
                 }

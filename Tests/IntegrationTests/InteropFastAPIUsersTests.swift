@@ -24,9 +24,10 @@ struct InteropFastAPIUsersTests {
     /// password is `invalidCredentials`; an ended cookie (401) signs in again once for 100
     /// concurrent requests.
     @Test func theCookieTransportSignsInAndReLogsInOnceAfterItsTokenEnds() async throws {
-        // fastapi-users cuts `exp` to a whole second: a 4 s token lives 3 to 4 s, long enough for
-        // a slow burst after the re-login.
-        try await InteropPeer.run("fastapi_users_server.py", accessSeconds: 4) { peer in
+        // fastapi-users cuts `exp` to a whole second: a 10 s token lives 9 to 10 s, long enough
+        // for a slow burst after the re-login, and for the first request after the sign-in at a
+        // full run's loaded start (with 4 s, a delayed one could log in once more).
+        try await InteropPeer.run("fastapi_users_server.py", accessSeconds: 10) { peer in
             try await HTTPClientTransport.withTransport { transport in
                 let container = InteropPeer.cookieContainer(transport)
                 let account = AccountKey(namespace: "fastapi-users", account: "alice")
@@ -41,7 +42,7 @@ struct InteropFastAPIUsersTests {
                 #expect(strategy.jar.allCookies.contains { $0.name == "fastapiusersauth" && $0.isSecure })
                 #expect(try await client.json(User.self, .get, peer.url("users/me")).email == "alice@example.com")
 
-                try await Task.sleep(for: .milliseconds(4500))
+                try await Task.sleep(for: .milliseconds(10_500))
                 let answers = try await concurrently(100) { _ in try await client.json(User.self, .get, peer.url("users/me")).email }
                 #expect(answers == Array(repeating: "alice@example.com", count: 100))
                 let counters = try await peer.counters(transport)
@@ -56,7 +57,7 @@ struct InteropFastAPIUsersTests {
     /// `{"detail": "LOGIN_BAD_CREDENTIALS"}`, no OAuth 2.0 error) is `invalidCredentials`. The
     /// token comes without a refresh token: once it ends, the client asks for a new sign-in.
     @Test func theBearerTransportSignsInWithThePasswordGrant() async throws {
-        try await InteropPeer.run("fastapi_users_server.py", accessSeconds: 4) { peer in
+        try await InteropPeer.run("fastapi_users_server.py", accessSeconds: 10) { peer in
             try await HTTPClientTransport.withTransport { transport in
                 let endpoint = OAuth2TokenEndpoint(url: peer.url("auth/jwt/login"), clientID: "cli", transport: transport)
                 let error = await #expect(throws: AuthError.self) { try await endpoint.passwordGrant(username: "bob@example.com", password: "wrong horse") }
@@ -69,7 +70,7 @@ struct InteropFastAPIUsersTests {
                 try await bob.signIn(try await endpoint.passwordGrant(username: "bob@example.com", password: InteropDjangoTests.password))
                 #expect(try await bob.json(User.self, .get, peer.url("users/me")).email == "bob@example.com")
 
-                try await Task.sleep(for: .milliseconds(4500))
+                try await Task.sleep(for: .milliseconds(10_500))
                 let ended = await #expect(throws: AuthError.self) { try await bob.send(.get, peer.url("users/me")) }
                 #expect(ended?.code == .reauthenticationRequired)
                 let counters = try await peer.counters(transport)

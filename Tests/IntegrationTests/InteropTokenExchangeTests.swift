@@ -58,7 +58,10 @@ struct InteropTokenExchangeTests {
                 let actor = container.makeClient(for: actorStrategy.account(), strategy: actorStrategy)
                 let strategy = TokenExchangeStrategy(client: gateway, subject: alice, actor: actor, scopes: ["read"], allowedHosts: AllowedHosts(origin: peer.base))
                 let orders = container.makeClient(for: strategy.account(), strategy: strategy)
-                try await Self.post(peer, "_exchange", [("seconds", "4")], transport: transport)
+                // Exchanged tokens live 10 s: the burst after the first one's expiry must end
+                // before the second is due (three quarters of its life); with 4 s, a loaded
+                // machine's burst could outlast that.
+                try await Self.post(peer, "_exchange", [("seconds", "10")], transport: transport)
 
                 let first = try await orders.json(Exchanged.self, .get, peer.url("api/exchanged"))
                 #expect(first.sub == "alice" && first.client_id == gateway.clientID)
@@ -67,7 +70,7 @@ struct InteropTokenExchangeTests {
                 #expect(counters["token_exchanges_with_actor"] == 1 && counters["client_secret_jwt_assertions"] == 2)  // the actor's grant, the exchange
 
                 // The downstream token expires: one exchange for twenty requests, alice's token untouched.
-                try await Task.sleep(for: .seconds(5))
+                try await Task.sleep(for: .seconds(11))
                 let subs = try await concurrently(20) { _ in try await orders.json(Exchanged.self, .get, peer.url("api/exchanged")).sub }
                 #expect(subs.allSatisfy { $0 == "alice" })
                 counters = try await peer.counters(transport)
@@ -79,7 +82,7 @@ struct InteropTokenExchangeTests {
                 stale.expiresAt = Date().addingTimeInterval(-1)
                 try await alice.signIn(stale)
                 try await Self.post(peer, "_exchange", [("seconds", "300")], transport: transport)
-                try await Task.sleep(for: .seconds(5))
+                try await Task.sleep(for: .seconds(11))  // the downstream token (10 s) expired too
                 let again = try await concurrently(20) { _ in try await orders.json(Exchanged.self, .get, peer.url("api/exchanged")).sub }
                 #expect(again.allSatisfy { $0 == "alice" })
                 counters = try await peer.counters(transport)
