@@ -46,7 +46,7 @@ extension PostgresSuites {
                 #expect(try await shop.get(key) == nil)
                 #expect(try await shop.accounts(in: "n") == [])
                 // A change in billing's schema reaches billing's feed, not the shop's.
-                #expect(await Self.firstChange(in: billingChanges, within: .seconds(5)) == .account(key.accountKey))
+                #expect(await Self.firstChange(in: billingChanges, within: .seconds(30)) == .account(key.accountKey))
                 let shopHeard = await Self.firstChange(in: shopChanges, within: .seconds(1))
                 #expect(shopHeard == nil, "the shop heard billing's change: \(String(describing: shopHeard))")
 

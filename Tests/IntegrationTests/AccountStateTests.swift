@@ -115,16 +115,18 @@ import Testing
         }
     }
 
+    /// Whether `condition` holds within 30 s (polled every 10 ms; at once when it does).
     private func until(_ condition: () -> Bool) async -> Bool {
-        for _ in 0..<200 {
+        for _ in 0..<3_000 {
             if condition() { return true }
             try? await Task.sleep(for: .milliseconds(10))
         }
         return condition()
     }
 
+    /// ``until(_:)`` on the main actor.
     private func untilOnMain(_ condition: @MainActor () -> Bool) async -> Bool {
-        for _ in 0..<200 {
+        for _ in 0..<3_000 {
             if await MainActor.run(body: condition) { return true }
             try? await Task.sleep(for: .milliseconds(10))
         }
