@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func stoppedServerNoLongerAcceptsConnections() async throws {
-        let server = AuthTestServer()
+        let server = try AuthTestServer(configuration: .init(port: portNoOtherTestIsGiven()))
         try await server.start()
         let url = server.baseURL
         let before = try await withHTTPClient { try await TestClient(client: $0, baseURL: url).get("/echo") }
@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func withRunningStopsTheServerAfterTheBody() async throws {
-        let port = try await AuthTestServer.withRunning(configuration: .init()) { server in
+        let port = try await AuthTestServer.withRunning(configuration: .init(port: portNoOtherTestIsGiven())) { server in
             let port = try #require(server.port)
             try await connectTCP(port: port)
             return port
