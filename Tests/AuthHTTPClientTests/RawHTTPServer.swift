@@ -16,7 +16,8 @@ import Glibc
 /// on the wire, which a server framework would normalize (it re-joins repeated `Cookie` fields,
 /// say), and for bodies that come slowly or stop. `close()` ends a pause at once. With
 /// `repeating`, its bytes go `times` times right after the answer, as fast as the client reads
-/// them (a body larger than memory, never held whole), until the client goes away.
+/// them (a body larger than memory, never held whole), until the client goes away. The connection
+/// is closed only after the client has read the answer and closed its side.
 final class RawHTTPServer: @unchecked Sendable {
     let port: Int
     private let socket: Int32
@@ -106,9 +107,24 @@ final class RawHTTPServer: @unchecked Sendable {
                 guard pause(part.pause) else { break }
                 _ = part.bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             }
-            Glibc.close(connection)
+            closeAfterTheClientRead(connection)
         }
     }
+}
+
+/// Closes `connection` only once the client has read what was sent. Closing a socket whose
+/// receive buffer still holds request bytes (a request body this server never reads) sends a
+/// reset, and the client's kernel then drops whatever the client had not read yet: a 2 MiB
+/// answer that a loaded client read slowly ended as a reset connection instead of as a body over
+/// the size limit. So: no more writes (the client reads the end of the answer), then read and
+/// discard until the client closes, at most 10 s, then close.
+private func closeAfterTheClientRead(_ connection: Int32) {
+    shutdown(connection, Int32(SHUT_WR))
+    var timeout = timeval(tv_sec: 10, tv_usec: 0)
+    setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while read(connection, &buffer, buffer.count) > 0 {}
+    Glibc.close(connection)
 }
 
 /// Sends all of `bytes` unless the connection fails first; how many went.
