@@ -213,12 +213,18 @@ private final class PeerProcess: @unchecked Sendable {
 
 extension InteropPeer {
     /// A client of `username` whose bearer tokens are renewed at the peer's `/oauth/token`
-    /// (RFC 6749 §6, public client `interop-tests`).
-    func bearerClient(_ username: String, transport: HTTPClientTransport, policy: RenewalPolicy) -> AccountClient<BearerStrategy> {
+    /// (RFC 6749 §6, public client `interop-tests`); `renewalTook` is told how long each renewal's
+    /// exchange with the token endpoint took.
+    func bearerClient(_ username: String, transport: HTTPClientTransport, policy: RenewalPolicy, renewalTook: (@Sendable (Duration) -> Void)? = nil) -> AccountClient<BearerStrategy> {
         let container = AuthContainer()
         container.useHTTPClient(transport)
         container.override(RenewalPolicyKey.self, with: policy)
-        let refresher = OAuth2RefreshTokenRefresher(tokenEndpoint: url("oauth/token"), clientID: "interop-tests", transport: transport)
+        let endpoint = OAuth2RefreshTokenRefresher(tokenEndpoint: url("oauth/token"), clientID: "interop-tests", transport: transport)
+        let refresher = ClosureTokenRefresher { tokens in
+            let started = ContinuousClock.now
+            defer { renewalTook?(ContinuousClock.now - started) }
+            return try await endpoint.refresh(tokens)
+        }
         let strategy = BearerStrategy(allowedHosts: AllowedHosts(origin: base), refresher: refresher)
         return container.makeClient(for: AccountKey(namespace: "interop", account: username), strategy: strategy)
     }
