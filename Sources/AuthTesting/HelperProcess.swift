@@ -17,7 +17,7 @@ import Darwin
 /// A helper executable of the package under test, started as a separate OS process: for tests
 /// of what several processes sharing a store do, and of a process killed mid-write.
 ///
-/// Standard output arrives as ``lines``, read on a Dispatch thread (not the cooperative pool)
+/// Standard output arrives as ``lines``, read on a thread of its own (not the cooperative pool)
 /// to the end, so the helper never blocks on a full pipe. ``lines`` has one consumer: each line
 /// reaches whichever of the reading methods runs next.
 ///
@@ -55,7 +55,10 @@ public final class HelperProcess: @unchecked Sendable {
         let (lines, lineContinuation) = AsyncStream<String>.makeStream()
         let reader = output.fileHandleForReading
         try process.run()
-        DispatchQueue.global().async {
+        // A thread of its own, not a Dispatch queue: on Linux the global queues share a few
+        // threads and add one only when a monitor sees them all blocked, so a blocking reader
+        // there can hold up others (and be held up) for seconds.
+        Thread {
             var pending = Data()
             while true {
                 let chunk = reader.availableData
@@ -67,7 +70,7 @@ public final class HelperProcess: @unchecked Sendable {
                 }
             }
             lineContinuation.finish()
-        }
+        }.start()
         self.process = process
         self.lines = lines
         self.exit = exit

@@ -96,24 +96,20 @@ import Testing
         try process.run()
         // The folder is named on the second line; interrupt once it is there.
         let reader = output.fileHandleForReading
-        let announced = await withCheckedContinuation { (done: CheckedContinuation<String, Never>) in
-            DispatchQueue.global().async {
-                var text = ""
-                // Until the whole line is in: its path may come in two reads.
-                while !(text.components(separatedBy: "credential store: ").dropFirst().first?.contains("\n") ?? false),
-                      case let chunk = reader.availableData, !chunk.isEmpty {
-                    text += String(decoding: chunk, as: UTF8.self)
-                }
-                done.resume(returning: text)
+        let announced = await onThreadOfItsOwn {
+            var text = ""
+            // Until the whole line is in: its path may come in two reads.
+            while !(text.components(separatedBy: "credential store: ").dropFirst().first?.contains("\n") ?? false),
+                  case let chunk = reader.availableData, !chunk.isEmpty {
+                text += String(decoding: chunk, as: UTF8.self)
             }
+            return text
         }
         let path = try #require(announced.split(separator: "\n").first { $0.hasPrefix("credential store: ") }).dropFirst("credential store: ".count)
         let folder = URL(fileURLWithPath: String(path)).deletingLastPathComponent()
         #expect(FileManager.default.fileExists(atPath: folder.path))
         kill(process.processIdentifier, number)
-        let rest = await withCheckedContinuation { (done: CheckedContinuation<Data, Never>) in
-            DispatchQueue.global().async { done.resume(returning: reader.readDataToEndOfFile()) }
-        }
+        let rest = await onThreadOfItsOwn { reader.readDataToEndOfFile() }
         for await _ in exited {}
         #expect(process.terminationStatus == 128 + number)
         #expect(String(decoding: rest, as: UTF8.self).contains("interrupted; removed the story's temporary store \(folder.path)"))

@@ -175,23 +175,21 @@ private final class PeerProcess: @unchecked Sendable {
         try process.run()
     }
 
-    /// The first line the server prints, read on a Dispatch thread; nil when the output ended
+    /// The first line the server prints, read on a thread of its own; nil when the output ended
     /// first or nothing came within `timeout` (the server is stopped then).
     func firstLine(timeout: Duration) async -> String? {
         let reader = output.fileHandleForReading
         let watchdog = DispatchWorkItem { [self] in terminate() }
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(timeout.components.seconds * 1000)), execute: watchdog)
         defer { watchdog.cancel() }
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                var pending = Data()
-                while !pending.contains(UInt8(ascii: "\n")) {
-                    let chunk = reader.availableData
-                    if chunk.isEmpty { return continuation.resume(returning: nil) }
-                    pending += chunk
-                }
-                continuation.resume(returning: String(decoding: pending.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self))
+        return await onThreadOfItsOwn {
+            var pending = Data()
+            while !pending.contains(UInt8(ascii: "\n")) {
+                let chunk = reader.availableData
+                if chunk.isEmpty { return nil }
+                pending += chunk
             }
+            return String(decoding: pending.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
         }
     }
 

@@ -42,9 +42,8 @@ enum WorkerProcess {
         try process.run()
         stdin.fileHandleForWriting.write(Data(input.utf8))
         try stdin.fileHandleForWriting.close()
-        let output = await withCheckedContinuation { (done: CheckedContinuation<Data, Never>) in
-            DispatchQueue.global().async { done.resume(returning: pipe.fileHandleForReading.readDataToEndOfFile()) }
-        }
+        let reader = pipe.fileHandleForReading
+        let output = await onThreadOfItsOwn { reader.readDataToEndOfFile() }
         for await _ in exited {}
         return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
