@@ -97,8 +97,10 @@ actor PrivateSecretService {
         )
         do {
             try Self.record(bus, in: directory)
+            // Until a client connects: the socket's file appears when dbus-daemon binds it, a
+            // moment before it listens (a connection in between is refused; seen in CI).
             try await Self.waitFor("the private bus (dbus-daemon)", daemon: bus) {
-                FileManager.default.fileExists(atPath: directory + "/bus")
+                (try? await Self.onBus(busAddress) { _, _ in true }) == true
             }
             if withKeyring { try await startKeyring() }
         } catch {
