@@ -400,6 +400,7 @@ let package = Package(
             name: "AuthTestServerTests",
             dependencies: [
                 "AuthTestServer",
+                "AuthTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

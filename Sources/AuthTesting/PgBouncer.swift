@@ -70,7 +70,7 @@ public final class PgBouncer: Sendable {
         }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authkit-pgbouncer-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let bouncer = PgBouncer(directory: directory, port: try PostgresTestCluster.freePort(), mode: mode)
+        let bouncer = PgBouncer(directory: directory, port: try portBelowEphemeralRange(), mode: mode)
         let users = directory.appendingPathComponent("users.txt")
         try "\"authkit\" \"\"\n".write(to: users, atomically: false, encoding: .utf8)
         let configuration = directory.appendingPathComponent("pgbouncer.ini")

@@ -11,9 +11,9 @@ import Glibc
 #endif
 
 /// A private PostgreSQL cluster for one test: `initdb` into a temporary folder, a free port on
-/// 127.0.0.1 and ::1, a Unix socket in ``directory``, trust authentication for the user `authkit`
-/// (a superuser), stopped and removed at the end. As
-/// root it runs as the unprivileged `postgres` user, as PostgreSQL requires. It needs Debian's
+/// 127.0.0.1 and ::1 (below the ephemeral range: ``portBelowEphemeralRange()``), a Unix socket in
+/// ``directory``, trust authentication for the user `authkit` (a superuser), stopped and removed
+/// at the end. As root it runs as the unprivileged `postgres` user, as PostgreSQL requires. It needs Debian's
 /// `postgresql` package, which `scripts/test` installs when it is missing.
 ///
 /// ```swift
@@ -50,9 +50,26 @@ public final class PostgresTestCluster: @unchecked Sendable {
         if getuid() == 0 { try await run("/bin/chown", ["postgres:postgres", directory.path]) }
         let data = directory.appendingPathComponent("data").path
         try await run(bin + "/initdb", ["-D", data, "-U", "authkit", "-A", "trust", "--no-sync", "-E", "UTF8"], asPostgres: true)
-        let cluster = PostgresTestCluster(directory: directory, port: try freePort())
-        try await cluster.resume()
-        return cluster
+        // Another test may bind the port between the pick and the server's bind: pick again then.
+        var attempt = 1
+        while true {
+            let cluster = PostgresTestCluster(directory: directory, port: try portBelowEphemeralRange())
+            do {
+                try await cluster.resume()
+                return cluster
+            } catch where attempt < 3 && cluster.portWasTaken {
+                attempt += 1
+                try? FileManager.default.removeItem(at: cluster.logFile)
+            }
+        }
+    }
+
+    /// The server's log (`pg_ctl -l`).
+    private var logFile: URL { directory.appendingPathComponent("log") }
+
+    /// Whether the server's log says it could not listen because its port was in use.
+    private var portWasTaken: Bool {
+        ((try? String(contentsOf: logFile, encoding: .utf8)) ?? "").contains("Address already in use")
     }
 
     /// Stops the server (`fast`: open sessions are ended) and removes its folder.
@@ -70,13 +87,13 @@ public final class PostgresTestCluster: @unchecked Sendable {
     /// Starts the server (again, after ``pause()``), on the cluster's port; `fsync` off, as a
     /// test's data need not survive a machine crash.
     public func resume() async throws {
-        try await Self.run(try Self.binDirectory() + "/pg_ctl", ["-D", dataPath, "-o", serverOptions, "-l", directory.appendingPathComponent("log").path, "-w", "-t", "60", "start"], asPostgres: true)
+        try await Self.run(try Self.binDirectory() + "/pg_ctl", ["-D", dataPath, "-o", serverOptions, "-l", logFile.path, "-w", "-t", "60", "start"], asPostgres: true)
     }
 
     /// Restarts the server (`pg_ctl restart -m fast`: open sessions are ended, and with them their
     /// advisory locks), keeping its data and port.
     public func restart() async throws {
-        try await Self.run(try Self.binDirectory() + "/pg_ctl", ["-D", dataPath, "-o", serverOptions, "-l", directory.appendingPathComponent("log").path, "-m", "fast", "-w", "-t", "60", "restart"], asPostgres: true)
+        try await Self.run(try Self.binDirectory() + "/pg_ctl", ["-D", dataPath, "-o", serverOptions, "-l", logFile.path, "-m", "fast", "-w", "-t", "60", "restart"], asPostgres: true)
     }
 
     /// The server's options: the port, the socket directory, both loopback addresses (the server
@@ -230,15 +247,17 @@ public final class PostgresTestCluster: @unchecked Sendable {
     /// descriptors that the server `pg_ctl` starts keeps open), with no descriptor of this process
     /// but standard input, output and error, waiting on a thread of its own (``offPool(_:)``):
     /// `initdb` and `pg_ctl -w` take seconds.
+    ///
+    /// The child closes every other descriptor before it runs the program
+    /// (`posix_spawn_file_actions_addclosefrom_np`): SwiftNIO opens sockets without `CLOEXEC`, and
+    /// a child that kept another test's listening socket (for the seconds of `initdb`, or the
+    /// server's lifetime) would keep accepting connections on a port that test had stopped.
     static func run(_ executable: String, _ arguments: [String], asPostgres: Bool = false) async throws {
         try await offPool { try runBlocking(executable, arguments, asPostgres: asPostgres) }
     }
 
     private static func runBlocking(_ executable: String, _ arguments: [String], asPostgres: Bool) throws {
-        let program = asPostgres && getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--", executable] + arguments : [executable] + arguments
-        // Through Python's subprocess, which closes every other descriptor of this process in the
-        // child: the server must not keep other tests' listening sockets open for its lifetime.
-        let command = ["/usr/bin/python3", "-c", "import subprocess, sys; sys.exit(subprocess.call(sys.argv[1:]))"] + program
+        let command = asPostgres && getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--", executable] + arguments : [executable] + arguments
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("authkit-pg-output-\(UUID().uuidString)").path
         defer { unlink(outputPath) }
         var actions = posix_spawn_file_actions_t()
@@ -247,6 +266,9 @@ public final class PostgresTestCluster: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        guard let closeFrom = closeFromAction(), closeFrom(&actions, 3) == 0 else {
+            throw ClusterError("this C library cannot close descriptors in a spawned program (posix_spawn_file_actions_addclosefrom_np, glibc 2.34 and later)")
+        }
         let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
@@ -260,19 +282,14 @@ public final class PostgresTestCluster: @unchecked Sendable {
             throw ClusterError("\((executable as NSString).lastPathComponent) \(arguments.first ?? "") exited with \(exited): \(text.suffix(800))")
         }
     }
+}
 
-    static func freePort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) } }
-        guard bound == 0 else { throw ClusterError("no free port") }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's `Glibc`
+/// module does not declare (its header declares it for `_GNU_SOURCE` only); nil where the C
+/// library lacks it.
+private func closeFromAction() -> (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, CInt) -> CInt)? {
+    guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+    return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, CInt) -> CInt).self)
 }
 
 /// Why a cluster could not be started or stopped.

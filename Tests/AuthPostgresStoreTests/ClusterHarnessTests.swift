@@ -7,6 +7,9 @@
 
 import AuthTesting
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 import Testing
 
@@ -63,6 +66,61 @@ extension PostgresSuites {
             ticking.cancel()
             await ticking.value
             #expect(ticksWhileWaiting.allSatisfy { $0 >= 5 }, "ticks of a task sleeping 20 ms while \(clusters) clusters each waited 4 s for psql: \(ticksWhileWaiting)")
+        }
+
+        /// A program the harness runs (`initdb`, `pg_ctl`, `psql`) holds none of this process's
+        /// descriptors. SwiftNIO opens sockets without `CLOEXEC`; when the harness ran programs
+        /// through a Python wrapper that closed them only for the program, the wrapper kept every
+        /// socket open while the program ran, and a server another test had stopped meanwhile
+        /// went on accepting connections (`LifecycleTests` failed so whenever a cluster started
+        /// beside it). Here a listening socket opened as SwiftNIO opens it is closed while `psql`
+        /// runs a long statement, and connecting to its port is refused.
+        @Test func aSocketClosedWhileAProgramRunsIsClosed() async throws {
+            try await PostgresTestCluster.withCluster { cluster in
+                let (listener, port) = try Self.listenWithoutCloseOnExec()
+                let sleeping = Task { try await cluster.execute(["SELECT pg_sleep(60)"]) }
+                // Until the statement runs (then `psql`, and any wrapper before it, has started).
+                let deadline = ContinuousClock.now + .seconds(30)
+                while (try? await cluster.execute(["DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)') THEN RAISE EXCEPTION 'not yet'; END IF; END $$"])) == nil {
+                    try #require(ContinuousClock.now < deadline, "psql's statement did not start within 30 s")
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                close(listener)
+                let connected = Self.connects(to: port)
+                try await cluster.terminateBackends()
+                _ = await sleeping.result
+                #expect(!connected, "a connection to the closed socket's port \(port) was accepted while psql ran")
+            }
+        }
+
+        /// A socket listening on 127.0.0.1 (a port the kernel picks), made as SwiftNIO makes
+        /// one on Linux: without `SOCK_CLOEXEC`.
+        static func listenWithoutCloseOnExec() throws -> (descriptor: Int32, port: Int) {
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+            }
+            let listening = descriptor >= 0 && bound && listen(descriptor, 16) == 0
+            if !listening { close(descriptor) }
+            try #require(listening, "could not listen on 127.0.0.1: errno \(errno)")
+            return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
+        }
+
+        /// Whether a TCP connection to 127.0.0.1:`port` is accepted.
+        static func connects(to port: Int) -> Bool {
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(descriptor) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            return withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            } == 0
         }
     }
 }

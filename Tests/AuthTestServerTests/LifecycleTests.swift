@@ -7,6 +7,7 @@
 
 import AsyncHTTPClient
 import AuthTestServer
+import AuthTesting
 import Foundation
 import Testing
 
@@ -34,7 +35,7 @@ import Testing
     }
 
     @Test func stoppedServerNoLongerAcceptsConnections() async throws {
-        let server = try AuthTestServer(configuration: .init(port: portNoOtherTestIsGiven()))
+        let server = try AuthTestServer(configuration: .init(port: portBelowEphemeralRange()))
         try await server.start()
         let url = server.baseURL
         let before = try await withHTTPClient { try await TestClient(client: $0, baseURL: url).get("/echo") }
@@ -48,7 +49,7 @@ import Testing
     }
 
     @Test func withRunningStopsTheServerAfterTheBody() async throws {
-        let port = try await AuthTestServer.withRunning(configuration: .init(port: portNoOtherTestIsGiven())) { server in
+        let port = try await AuthTestServer.withRunning(configuration: .init(port: portBelowEphemeralRange())) { server in
             let port = try #require(server.port)
             try await connectTCP(port: port)
             return port

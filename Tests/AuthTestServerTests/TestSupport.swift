@@ -124,27 +124,6 @@ extension Dictionary where Key == String, Value == Any {
     }
 }
 
-/// A port that is free now and lies below Linux's ephemeral range (32768 and up), from which the
-/// kernel gives every `port: 0` server, every cluster's free port and every outgoing connection
-/// theirs. A test that checks that nothing listens on a stopped server's port uses it: a port
-/// from the ephemeral range can be another test's server (or a PostgreSQL cluster) a moment later.
-func portNoOtherTestIsGiven() throws -> Int {
-    for _ in 0..<100 {
-        let port = Int.random(in: 20_000..<32_768)
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        if bound == 0 { return port }
-    }
-    throw TestFailure("no free port between 20000 and 32767")
-}
-
 /// Opens (and closes) a plain TCP connection; throws when nothing listens on `port`.
 func connectTCP(host: String = "127.0.0.1", port: Int) async throws {
     let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
