@@ -13,8 +13,8 @@ import Glibc
 /// A private PostgreSQL cluster for one test: `initdb` into a temporary folder, a free port on
 /// 127.0.0.1 and ::1 (below the ephemeral range: ``portBelowEphemeralRange()``), a Unix socket in
 /// ``directory``, trust authentication for the user `authkit` (a superuser), stopped and removed
-/// at the end. As root it runs as the unprivileged `postgres` user, as PostgreSQL requires. It needs Debian's
-/// `postgresql` package, which `scripts/test` installs when it is missing.
+/// at the end. As root it runs as the unprivileged `postgres` user, as PostgreSQL requires. It
+/// needs Debian's `postgresql` package, which `scripts/test` installs when it is missing.
 ///
 /// ```swift
 /// try await PostgresTestCluster.withCluster { cluster in
@@ -42,7 +42,8 @@ public final class PostgresTestCluster: @unchecked Sendable {
         self.port = port
     }
 
-    /// Starts a cluster.
+    /// Starts a cluster, on a port from ``portBelowEphemeralRange()``; when something else binds
+    /// that port before the server does, on another one (three tries).
     public static func start() async throws -> PostgresTestCluster {
         let bin = try binDirectory()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authkit-pg-\(UUID().uuidString)")
@@ -50,7 +51,6 @@ public final class PostgresTestCluster: @unchecked Sendable {
         if getuid() == 0 { try await run("/bin/chown", ["postgres:postgres", directory.path]) }
         let data = directory.appendingPathComponent("data").path
         try await run(bin + "/initdb", ["-D", data, "-U", "authkit", "-A", "trust", "--no-sync", "-E", "UTF8"], asPostgres: true)
-        // Another test may bind the port between the pick and the server's bind: pick again then.
         var attempt = 1
         while true {
             let cluster = PostgresTestCluster(directory: directory, port: try portBelowEphemeralRange())
