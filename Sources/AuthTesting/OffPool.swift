@@ -14,6 +14,10 @@ import Foundation
 /// blocks one of them for seconds (`initdb`, `pg_ctl start -w`) stalls every other test's tasks
 /// and timers meanwhile, and the tests that bound a wait in wall time then fail: a 2 s deadline
 /// that fired after 15 s, a body read timeout of 8 s exceeded between parts sent 0.4 s apart.
+/// Nor on a Dispatch queue: on Linux the global queues share a few threads and add one only when
+/// a monitor sees them all blocked, so a blocking read of a child process's output queued there
+/// behind others can start seconds late (a demo's story ran to its end before the test read the
+/// line at which it meant to interrupt it).
 public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         Thread { continuation.resume(with: Result { try body() }) }.start()

@@ -96,7 +96,7 @@ import Testing
         try process.run()
         // The folder is named on the second line; interrupt once it is there.
         let reader = output.fileHandleForReading
-        let announced = await onThreadOfItsOwn {
+        let announced = await offPool {
             var text = ""
             // Until the whole line is in: its path may come in two reads.
             while !(text.components(separatedBy: "credential store: ").dropFirst().first?.contains("\n") ?? false),
@@ -109,7 +109,7 @@ import Testing
         let folder = URL(fileURLWithPath: String(path)).deletingLastPathComponent()
         #expect(FileManager.default.fileExists(atPath: folder.path))
         kill(process.processIdentifier, number)
-        let rest = await onThreadOfItsOwn { reader.readDataToEndOfFile() }
+        let rest = await offPool { reader.readDataToEndOfFile() }
         for await _ in exited {}
         #expect(process.terminationStatus == 128 + number)
         #expect(String(decoding: rest, as: UTF8.self).contains("interrupted; removed the story's temporary store \(folder.path)"))

@@ -9,6 +9,7 @@ import AuthCookie
 import AuthCore
 import AuthHTTPClient
 import AuthOAuth2
+import AuthTesting
 import Foundation
 import HTTPTypes
 import Testing
@@ -182,7 +183,7 @@ private final class PeerProcess: @unchecked Sendable {
         let watchdog = DispatchWorkItem { [self] in terminate() }
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(timeout.components.seconds * 1000)), execute: watchdog)
         defer { watchdog.cancel() }
-        return await onThreadOfItsOwn {
+        return await offPool {
             var pending = Data()
             while !pending.contains(UInt8(ascii: "\n")) {
                 let chunk = reader.availableData

@@ -43,7 +43,7 @@ enum WorkerProcess {
         stdin.fileHandleForWriting.write(Data(input.utf8))
         try stdin.fileHandleForWriting.close()
         let reader = pipe.fileHandleForReading
-        let output = await onThreadOfItsOwn { reader.readDataToEndOfFile() }
+        let output = await offPool { reader.readDataToEndOfFile() }
         for await _ in exited {}
         return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
