@@ -138,9 +138,9 @@ public final class URLSessionTransport: Transport {
             if Task.isCancelled || (error as? URLError)?.code == .cancelled || error is CancellationError { throw CancellationError() }
             let origin = request.origin?.description ?? "?"
             if (error as? URLError)?.code == .timedOut {
-                throw AuthError(code: .timeout, message: "\(request.head.method) \(origin): no response within \(timeout)", underlying: error)
+                throw AuthError(code: .timeout, message: "\(request.head.method) \(origin): no response within \(timeout)", underlying: Self.cause(error))
             }
-            throw AuthError.transport("\(request.head.method) \(origin) failed: \(Self.describe(error))", underlying: error)
+            throw AuthError.transport("\(request.head.method) \(origin) failed: \(Self.describe(error))", underlying: Self.cause(error))
         }
         guard let http = response as? HTTPURLResponse else {
             throw AuthError.transport("\(request.head.method) \(request.origin?.description ?? "?"): the response is not HTTP")
@@ -176,6 +176,14 @@ public final class URLSessionTransport: Transport {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return nil }
         let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
         return components.percentEncodedQuery.map { "\(path)?\($0)" } ?? path
+    }
+
+    /// The cause an ``AuthCore/AuthError`` keeps of a failed data task: a `URLError` with its
+    /// code alone (`.unknown` for another error). The task's own error carries the request's URL
+    /// in its user information (`NSErrorFailingURLStringKey`), which its description repeats,
+    /// query and all; a query may hold a key, and an error is printed and logged.
+    static func cause(_ error: any Error) -> URLError {
+        URLError((error as? URLError)?.code ?? .unknown)
     }
 
     /// What went wrong, by the error's code (never by its text, which may repeat the URL).

@@ -47,6 +47,28 @@ import Testing
         }
     }
 
+    /// A redirect to a URL that carries a token (a presigned download, a private archive) names
+    /// it in `Location`: the response's logged fields and its description redact it as a
+    /// request's own target is redacted.
+    @Test func aRedirectsLocationIsLoggedAndDescribedRedacted() async throws {
+        let capture = CapturingLogHandler.Capture()
+        let logger = Logger(label: "test") { _ in CapturingLogHandler(capture: capture, logLevel: .trace) }
+        let redirect = AuthResponse(status: .found, headerFields: [
+            .location: "https://files.example.net/a.tar.gz?token=T0ken-s3cret&part=2",
+            .contentLocation: "/a?X-Amz-Signature=S1gn4ture",
+        ])
+        let client = AuthClient(transport: ClosureTransport { _ in redirect }, middlewares: [LoggingMiddleware(logger: logger)])
+        _ = try await client.send(.get, URL(string: "https://api.example.com/download")!)
+        for shown in [capture.text, "\(redirect)", String(reflecting: redirect)] {
+            #expect(shown.contains("part=2"))
+            #expect(!shown.contains("T0ken-s3cret"))
+            #expect(!shown.contains("S1gn4ture"))
+        }
+        var dumped = ""
+        dump(redirect, to: &dumped)
+        #expect(!dumped.contains("T0ken-s3cret"))
+    }
+
     /// A failed request logs one line with its URL redacted, after the request's own line.
     @Test func aFailureIsLoggedRedacted() async throws {
         let capture = CapturingLogHandler.Capture()

@@ -95,6 +95,22 @@ import Testing
         }
     }
 
+    /// A failed request's error, as printed or logged (`LoggingMiddleware` logs `"\(error)"`),
+    /// never repeats its URL, whose query may hold a key: URLSession's `URLError` carries the
+    /// failing URL in its user information, and the transport's error kept it as its cause.
+    @Test(arguments: TransportKind.allCases)
+    func aFailedRequestsErrorDoesNotRepeatItsQuery(kind: TransportKind) async throws {
+        try await withClosedPort { port in
+            _ = try await kind.withTransport { transport in
+                await #expect { try await transport.send(AuthRequest(method: .get, url: URL(string: "http://127.0.0.1:\(port)/echo?api_key=k3y-s3cret")!)) } throws: { error in
+                    guard let error = error as? AuthError, error.code == .transport else { return false }
+                    let shown = ["\(error)", String(reflecting: error), error.underlying.map { "\($0)" } ?? ""]
+                    return !shown.contains { $0.contains("k3y-s3cret") }
+                }
+            }
+        }
+    }
+
     /// AsyncHTTPClient retried connection establishment under the retry middleware until its
     /// connect timeout (issue 18): the refusal must be reported on the first attempt, not after
     /// the 20 s connect timeout configured here. The bound separates "at once" from "at the

@@ -76,8 +76,7 @@ public struct LoggingMiddleware: ObservingMiddleware {
 
     private static func redacted(_ fields: HTTPFields, _ secrets: SecretFieldNames) -> Logger.MetadataValue {
         .dictionary(Dictionary(fields.map { field in
-            let name = field.name.canonicalName
-            return (name, Logger.MetadataValue.string(secrets.containsHeader(name) ? "<redacted>" : field.value))
+            (field.name.canonicalName, Logger.MetadataValue.string(HTTPRedaction.value(of: field, secrets: secrets)))
         }, uniquingKeysWith: { first, second in .string("\(first), \(second)") }))
     }
 }
