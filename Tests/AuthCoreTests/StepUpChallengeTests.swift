@@ -90,14 +90,54 @@ import Testing
         #expect(offline.tokenSet(issuedAt: issued).refreshExpiresAt == nil)
         let kept = try TokenResponse.parse(Data(#"{"access_token":"a2","expires_in":300}"#.utf8))
         let previous = issued.addingTimeInterval(100)
-        #expect(kept.tokenSet(issuedAt: issued, previousRefreshToken: "r", previousRefreshExpiresAt: previous).refreshExpiresAt == previous)
+        #expect(kept.tokenSet(issuedAt: issued, renewing: BearerTokenSet(accessToken: "a", refreshToken: "r", refreshExpiresAt: previous)).refreshExpiresAt == previous)
         // A record written before the field existed reads it as unknown.
         let old = try JSONDecoder().decode(BearerTokenSet.self, from: Data(#"{"accessToken":"a","tokenType":"Bearer"}"#.utf8))
         #expect(old.refreshExpiresAt == nil)
     }
 }
 
+/// What a refresh's answer leaves out is kept from the set it renews.
+@Suite struct RenewedTokenSetTests {
+    let issued = Date(timeIntervalSince1970: 1_800_000_000)
+    let previous = BearerTokenSet(accessToken: "a0", refreshToken: "r0", scope: "read", idToken: "i0")
+
+    @Test func aRefreshAnswerWithoutScopeOrIDTokenKeepsThePreviousOnes() throws {
+        let renewed = try TokenResponse.parse(Data(#"{"access_token":"a1","token_type":"bearer","expires_in":300}"#.utf8)).tokenSet(issuedAt: issued, renewing: previous)
+        #expect(renewed.accessToken.reveal == "a1" && renewed.refreshToken?.reveal == "r0")
+        #expect(renewed.scope == "read")
+        #expect(renewed.idToken?.reveal == "i0")
+        // A scope asked for names the scope of an answer that names none (RFC 6749 §5.1).
+        #expect(try TokenResponse.parse(Data(#"{"access_token":"a1"}"#.utf8)).tokenSet(issuedAt: issued, renewing: previous, requestedScope: "read:self").scope == "read:self")
+    }
+
+    @Test func whatTheAnswerSaysWins() throws {
+        let renewed = try TokenResponse.parse(Data(#"{"access_token":"a1","refresh_token":"r1","scope":"read write","id_token":"i1"}"#.utf8)).tokenSet(issuedAt: issued, renewing: previous, requestedScope: "read")
+        #expect(renewed.refreshToken?.reveal == "r1" && renewed.scope == "read write" && renewed.idToken?.reveal == "i1")
+    }
+}
+
 extension StepUpChallengeTests {
+    /// A DPoP-bound token is sent and refused under the `DPoP` scheme (RFC 9449 §7.1): its
+    /// `invalid_token` is a rejected token, its `insufficient_scope` a step-up; a refused proof
+    /// (`use_dpop_nonce`, `invalid_dpop_proof`) is not the token's fault.
+    @Test func aDPoPChallengeRejectsTheTokenUnlessItRefusesTheProof() throws {
+        let strategy = BearerStrategy(allowedHosts: AllowedHosts(["api.example.com"])) { _ in throw AuthError.invalidRequest("no renewal expected") }
+        let request = try AuthRequest(method: .get, url: URL(string: "https://api.example.com/reports")!, headerFields: [.authorization: "DPoP t0ken"])
+        #expect(strategy.isAuthenticationFailure(Self.answer(401, [#"DPoP error="invalid_token", algs="ES256""#]), for: request))
+        #expect(strategy.isAuthenticationFailure(Self.answer(401, [#"DPoP algs="ES256 PS256""#]), for: request))
+        #expect(strategy.nonRenewableFailure(Self.answer(401, [#"DPoP error="invalid_token""#]), for: request) == nil)
+        #expect(!strategy.isAuthenticationFailure(Self.answer(401, [#"DPoP error="use_dpop_nonce""#]), for: request))
+        #expect(!strategy.isAuthenticationFailure(Self.answer(401, [#"DPoP error="invalid_dpop_proof", algs="ES256""#]), for: request))
+        #expect(!strategy.isAuthenticationFailure(Self.answer(401, [#"Signature realm="api""#]), for: request))
+        let scope = Self.answer(403, [#"DPoP error="insufficient_scope", scope="write""#])
+        #expect(strategy.isAuthenticationFailure(scope, for: request))
+        #expect(strategy.nonRenewableFailure(scope, for: request)?.code == .stepUpRequired)
+        // A challenge for the token after one that names no error.
+        #expect(StepUpChallenge(Self.answer(401, [#"Bearer realm="api", DPoP error="insufficient_user_authentication", max_age=10"#]))?.maxAge == 10)
+    }
+
+
     @Test func aToken68ChallengeBeforeBearerIsSkipped() {
         let response = Self.answer(401, [#"Negotiate YII==, Bearer error="insufficient_user_authentication", acr_values="urn:mfa""#])
         #expect(StepUpChallenge(response)?.acrValues == ["urn:mfa"])

@@ -138,6 +138,11 @@ import Testing
             #expect(await refusal(try await keys.sign(Self.claims(clock, lifetime: -61), kid: "k-es"))?.contains("expired") == true)
             #expect(await refusal(try await keys.sign(Self.claims(clock, lifetime: -30), kid: "k-es")) == nil)  // within the 60 s skew
             #expect(await refusal(try await keys.sign(Self.claims(clock, issuedIn: 120), kid: "k-es"))?.contains("future") == true)
+            var early = Self.claims(clock)
+            early.notBefore = clock.now().addingTimeInterval(3_600)
+            #expect(await refusal(try await keys.sign(early, kid: "k-es"))?.contains("nbf") == true)
+            early.notBefore = clock.now().addingTimeInterval(30)  // within the 60 s skew
+            #expect(await refusal(try await keys.sign(early, kid: "k-es")) == nil)
             #expect(await refusal(good, nonce: "n-2")?.contains("nonce") == true)
             #expect(await refusal(try await keys.sign(Self.claims(clock, nonce: nil), kid: "k-es"))?.contains("nonce") == true)
             #expect(await refusal(try await keys.sign(Self.claims(clock, issuer: "https://evil.example"), kid: "k-es"))?.contains("issuer") == true)
@@ -177,6 +182,41 @@ import Testing
             await #expect { try await unknown() } throws: { ($0 as? AuthError)?.message.contains("does not publish") == true }
             #expect(h.server.counters.requests(path: "/jwks") == 3)
         }
+    }
+
+    /// A provider with one key and tokens that name none (OpenID Connect Core §10.1 allows it)
+    /// rotates that key: the next token, which the kept key does not sign, is checked after one
+    /// more fetch of the keys, not refused until the kept set's day is over.
+    @Test func aRotatedSoleKeyIsFetchedForATokenThatNamesNoKey() async throws {
+        try await Harness.run { h in
+            let clock = ManualClock()
+            let first = P256.Signing.PrivateKey(), second = P256.Signing.PrivateKey()
+            let app = Self.client(h, responses: [Self.soleKeySet(first), Self.soleKeySet(second), Self.soleKeySet(second)], clock: clock)
+            let byFirst = try Self.signedWithoutKID(Self.claims(clock), by: first)
+            #expect(try await app.validateIDToken(byFirst, nonce: "n-1").subject == "alice")
+            clock.advance(by: 61)
+            let bySecond = try Self.signedWithoutKID(Self.claims(clock), by: second)
+            #expect(try await app.validateIDToken(bySecond, nonce: "n-1").subject == "alice")
+            #expect(h.server.counters.requests(path: "/jwks") == 2)
+            // A token the new key does not sign either: refused, and no fetch within the minute.
+            let stale = try Self.signedWithoutKID(Self.claims(clock), by: first)
+            await #expect { try await app.validateIDToken(stale, nonce: "n-1") } throws: {
+                ($0 as? AuthError)?.message.contains("signature does not hold") == true
+            }
+            #expect(h.server.counters.requests(path: "/jwks") == 2)
+        }
+    }
+
+    /// A JWKS of `key` alone, with no `kid`.
+    static func soleKeySet(_ key: P256.Signing.PrivateKey) -> String {
+        let point = key.publicKey.x963Representation  // 0x04, x, y
+        return #"{"keys":[{"kty":"EC","crv":"P-256","x":"\#(Keys.b64(point[1..<33]))","y":"\#(Keys.b64(point[33...]))","alg":"ES256","use":"sig"}]}"#
+    }
+
+    /// An ES256 token of `claims` signed by `key`, its header naming no key.
+    static func signedWithoutKID(_ claims: IDTokenClaims, by key: P256.Signing.PrivateKey) throws -> String {
+        let input = Keys.b64(Data(#"{"alg":"ES256","typ":"JWT"}"#.utf8)) + "." + Keys.b64(try JSONEncoder().encode(claims))
+        return input + "." + Keys.b64(try key.signature(for: Data(input.utf8)).rawRepresentation)
     }
 
     /// A JWKS with an encryption key, an unknown key type and one kid-less key among good ones:

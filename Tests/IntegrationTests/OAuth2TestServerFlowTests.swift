@@ -178,6 +178,36 @@ import Testing
         }
     }
 
+    /// A user's DPoP-bound token that the resource server refuses as RFC 9449 §7.1 asks
+    /// (`401`, `WWW-Authenticate: DPoP error="invalid_token"`) is renewed with the refresh token,
+    /// as a refused bearer token is; the refresh's answer, which has no ID token, keeps the
+    /// sign-in's (OpenID Connect Core §12.2).
+    @Test func aRefusedDPoPBoundUserTokenIsRenewedAndKeepsItsIDToken() async throws {
+        try await Harness.run { h in
+            let keyring = DPoPKeyring()
+            let container = h.container()
+            container.useDPoP(keyring)
+            let account = AccountKey(namespace: "oauth2-dpop", account: "alice")
+            let dpop = try await keyring.dpop(for: account, vault: container[CredentialVaultKey.self])
+            let app = OAuth2Client(provider: OAuth2Provider(issuer: h.base, transport: h.transport), clientID: OAuth2TestClients.publicClientID, dpop: dpop, transport: h.transport)
+            let browser = LoopbackSignInTests.Browser(transport: h.transport)
+            let tokens = try await app.signInWithBrowser(scopes: ["openid", "read"]) { browser.open($0) }
+            #expect(tokens.tokenType == "DPoP")
+            let alice = container.makeClient(for: account, strategy: BearerStrategy(allowedHosts: h.hosts, refresher: app))
+            try await alice.signIn(tokens)
+            let me = h.url("oauth2/me")
+            #expect(try await alice.json(ProviderMe.self, .get, me).sub == "alice")
+
+            try await app.revoke(tokens.accessToken, hint: "access_token")
+            #expect(try await alice.json(ProviderMe.self, .get, me).sub == "alice")
+            #expect(h.server.counters.count("oauth2.rejected") == 1)
+            #expect(h.server.counters.count("oauth2.grant.refresh_token") == 1)
+            let renewed = try #require(try await container[CredentialVaultKey.self].load(BearerTokenSet.self, for: account))
+            #expect(renewed.accessToken != tokens.accessToken && renewed.tokenType == "DPoP")
+            #expect(renewed.idToken != nil && renewed.idToken == tokens.idToken)
+        }
+    }
+
     @Test func aResourceServerIntrospectsAToken() async throws {
         try await Harness.run { h in
             let provider = OAuth2Provider(issuer: h.base, transport: h.transport)

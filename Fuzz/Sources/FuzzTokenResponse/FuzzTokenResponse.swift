@@ -25,7 +25,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let body = FuzzInput(data, size).data
     do {
         let response = try TokenResponse.parse(body)
-        let tokens = response.tokenSet(issuedAt: fixedNow, previousRefreshToken: "previous")
+        let tokens = response.tokenSet(issuedAt: fixedNow, renewing: BearerTokenSet(accessToken: "a", refreshToken: "previous"))
         trace("token set \(tokens)")
         var request = AuthRequest(head: .init(method: .get, scheme: "https", authority: "api.example.com", path: "/"))
         tokens.authorize(&request)

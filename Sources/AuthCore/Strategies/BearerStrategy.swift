@@ -45,8 +45,10 @@ public struct BearerStrategy: AuthStrategy {
         self.init(allowedHosts: allowedHosts, refresher: ClosureTokenRefresher(refresh))
     }
 
-    /// A 401, unless its `WWW-Authenticate` challenge names another scheme than Bearer (a
-    /// rejected request signature, say), which a new token would not fix; or a 403 whose
+    /// A 401, unless its `WWW-Authenticate` challenges are all for other schemes than the
+    /// token's, `Bearer` or `DPoP` (a rejected request signature, say), or the only token
+    /// challenges refuse a DPoP proof (`use_dpop_nonce`, `invalid_dpop_proof`, RFC 9449 §7.1),
+    /// which a new token would not fix; or a 403 whose
     /// challenge says `error="invalid_token"`: RFC 6750 §3.1 asks for 401, but servers answer a
     /// revoked or expired token with 403 too; with ``treatsBareForbiddenAsRejected``, also a 403
     /// without a challenge; or a 403 whose challenge says `insufficient_scope`, which
@@ -58,9 +60,13 @@ public struct BearerStrategy: AuthStrategy {
                 || StepUpChallenge(response) != nil
         }
         guard response.status == .unauthorized else { return false }
-        guard let challenge = response.head.headerFields[.wwwAuthenticate] else { return true }
-        return challenge.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("bearer") }
+        let challenges = response.head.headerFields[values: .wwwAuthenticate]
+        guard !challenges.isEmpty else { return true }
+        return challenges.flatMap(StepUpChallenge.tokenChallenges).contains { !Self.proofErrors.contains($0["error"] ?? "") }
     }
+
+    /// The errors of a `DPoP` challenge that refuse the request's proof, not its token.
+    private static let proofErrors: Set<String> = ["use_dpop_nonce", "invalid_dpop_proof"]
 
     /// ``ErrorCode/stepUpRequired``, with the ``StepUpChallenge`` underlying, for a `401`
     /// `insufficient_user_authentication` (RFC 9470) or a `403` `insufficient_scope` (RFC 6750

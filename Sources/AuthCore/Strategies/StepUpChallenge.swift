@@ -60,8 +60,9 @@ public struct StepUpChallenge: Error, Sendable, Equatable, CustomStringConvertib
         return text
     }
 
-    /// The challenge of a `401` whose `Bearer` challenge says `insufficient_user_authentication`,
-    /// or of a `403` whose `Bearer` challenge says `insufficient_scope`; nil for any other answer.
+    /// The challenge of a `401` whose `Bearer` or `DPoP` challenge says
+    /// `insufficient_user_authentication`, or of a `403` whose `Bearer` or `DPoP` challenge says
+    /// `insufficient_scope`; nil for any other answer.
     ///
     /// A `403` without any `WWW-Authenticate` field whose JSON body says
     /// `"error": "insufficient_scope"` counts too, with no scope named: Authlib's resource
@@ -74,8 +75,8 @@ public struct StepUpChallenge: Error, Sendable, Equatable, CustomStringConvertib
     private static func read(_ response: AuthResponse) -> StepUpChallenge? {
         let status = response.status.code
         guard status == 401 || status == 403 else { return nil }
-        for value in response.head.headerFields[values: .wwwAuthenticate] {
-            guard let parameters = bearerParameters(value), let error = parameters["error"], let reason = Reason(rawValue: error) else { continue }
+        for parameters in response.head.headerFields[values: .wwwAuthenticate].flatMap(tokenChallenges) {
+            guard let error = parameters["error"], let reason = Reason(rawValue: error) else { continue }
             guard (reason == .userAuthentication && status == 401) || (reason == .scope && status == 403) else { continue }
             let words = { (name: String) in parameters[name].map { $0.split(separator: " ").map(String.init) } ?? [] }
             return StepUpChallenge(
@@ -90,14 +91,16 @@ public struct StepUpChallenge: Error, Sendable, Equatable, CustomStringConvertib
     /// The `error` member of a JSON error body.
     private struct ErrorBody: Decodable { let error: String }
 
-    /// The auth-params of the `Bearer` challenge in a `WWW-Authenticate` value (RFC 9110
-    /// §11.6.1: `scheme name=token, name="quoted \" string"`), names lowercased; nil when the
-    /// value has no `Bearer` challenge. A value that is not well formed yields what was read
+    /// The auth-params of each challenge for an access token in a `WWW-Authenticate` value
+    /// (RFC 9110 §11.6.1: `scheme name=token, name="quoted \" string"`), in order, names
+    /// lowercased: the `Bearer` scheme's (RFC 6750 §3) and the `DPoP` scheme's, under which a
+    /// DPoP-bound token is sent and refused (RFC 9449 §7.1, with the same error codes). Other
+    /// schemes' challenges are skipped. A value that is not well formed yields what was read
     /// before the fault.
-    static func bearerParameters(_ value: String) -> [String: String]? {
+    static func tokenChallenges(_ value: String) -> [[String: String]] {
         var scanner = ChallengeScanner(Array(value.utf8))
-        var inBearer = false
-        var found: [String: String]?
+        var inTokenChallenge = false
+        var found: [[String: String]] = []
         while let token = scanner.token() {
             if scanner.skipping(" \t"), scanner.peek == UInt8(ascii: "=") {
                 // name=value: a parameter of the current challenge.
@@ -110,13 +113,12 @@ public struct StepUpChallenge: Error, Sendable, Equatable, CustomStringConvertib
                 }
                 scanner.skip(" \t")
                 guard let parameterValue = scanner.peek == UInt8(ascii: "\"") ? scanner.quoted() : scanner.token() else { break }
-                if inBearer, found?[token.lowercased()] == nil { found?[token.lowercased()] = parameterValue }
+                if inTokenChallenge, found[found.count - 1][token.lowercased()] == nil { found[found.count - 1][token.lowercased()] = parameterValue }
             } else {
                 // A new challenge's scheme (possibly followed by a token68, which is skipped).
-                if inBearer { break }
-                inBearer = token.lowercased() == "bearer"
-                if inBearer { found = [:] }
-                if !inBearer, scanner.peekToken() != nil, !scanner.nextTokenIsParameter() {
+                inTokenChallenge = ["bearer", "dpop"].contains(token.lowercased())
+                if inTokenChallenge { found.append([:]) }
+                if !inTokenChallenge, scanner.peekToken() != nil, !scanner.nextTokenIsParameter() {
                     scanner.skip(" \t")
                     _ = scanner.token()
                 }

@@ -100,20 +100,24 @@ public struct TokenResponse: Sendable, Decodable {
         return min(date, Date(timeIntervalSince1970: sent.timeIntervalSince1970.rounded(.down)))
     }
 
-    /// The token set this response describes, keeping `previousRefreshToken` (and its expiry,
-    /// `previousRefreshExpiresAt`) when the response has no refresh token (RFC 6749 §6 allows
-    /// the server to omit it).
-    public func tokenSet(issuedAt now: Date, previousRefreshToken: String? = nil, previousRefreshExpiresAt: Date? = nil) -> BearerTokenSet {
-        let refreshExpiresAt = refreshToken == nil && previousRefreshToken != nil
-            ? (refreshExpiresIn.map { now.addingTimeInterval($0) } ?? previousRefreshExpiresAt)
+    /// The token set this response describes. What the response leaves out is taken from the
+    /// set it renews, `previous` (a refresh's answer): the refresh token and its expiry (RFC 6749
+    /// §6 lets the server keep the refresh token), the scope (§6: a refresh keeps the granted
+    /// scope) and the ID token (OpenID Connect Core §12.2: a refresh's answer may have none; the
+    /// sign-in's still names the user for a logout's `id_token_hint`). A scope the request asked
+    /// for, `requestedScope`, is the scope of an answer that names none (§5.1: the server omits
+    /// it when it granted what was asked).
+    public func tokenSet(issuedAt now: Date, renewing previous: BearerTokenSet? = nil, requestedScope: String? = nil) -> BearerTokenSet {
+        let refreshExpiresAt = refreshToken == nil && previous?.refreshToken != nil
+            ? (refreshExpiresIn.map { now.addingTimeInterval($0) } ?? previous?.refreshExpiresAt)
             : refreshExpiresIn.map { now.addingTimeInterval($0) }
         return BearerTokenSet(
             accessToken: accessToken.reveal,
-            refreshToken: refreshToken?.reveal ?? previousRefreshToken,
+            refreshToken: refreshToken?.reveal ?? previous?.refreshToken?.reveal,
             expiresAt: expiresIn.map { now.addingTimeInterval($0) },
-            scope: scope,
+            scope: scope ?? requestedScope ?? previous?.scope,
             tokenType: tokenType ?? "Bearer",
-            idToken: idToken?.reveal,
+            idToken: idToken?.reveal ?? previous?.idToken?.reveal,
             refreshExpiresAt: refreshExpiresAt
         )
     }

@@ -69,12 +69,12 @@ public struct OAuth2Client: TokenRefresher, CustomStringConvertible {
     }
 
     /// Renews with the refresh_token grant (RFC 6749 §6), keeping the refresh token (and its
-    /// expiry) when the server sends no new one. A refresh token past its known expiry
+    /// expiry), the scope and the ID token when the server sends no new one. A refresh token past its known expiry
     /// (``/AuthCore/BearerTokenSet/refreshExpiresAt``) is not sent: the call could only fail.
     /// - Throws: `AuthError` `.reauthenticationRequired` without a refresh token, or with one
     ///   that expired (a ``/AuthCore/RefreshTokenExpired`` underlying); the token endpoint's errors.
     public func refresh(_ tokens: BearerTokenSet) async throws -> BearerTokenSet {
         let form = try OAuth2RefreshTokenRefresher.grant(for: tokens, scope: nil, now: clock.now())
-        return try await tokenEndpoint().requestTokens(form, previousRefreshToken: tokens.refreshToken?.reveal, previousRefreshExpiresAt: tokens.refreshExpiresAt)
+        return try await tokenEndpoint().requestTokens(form, renewing: tokens)
     }
 }

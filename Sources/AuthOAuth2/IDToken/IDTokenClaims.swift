@@ -22,6 +22,8 @@ public struct IDTokenClaims: JWTPayload, Equatable {
     public var expiresAt: Date
     /// `iat`.
     public var issuedAt: Date
+    /// `nbf`: the token is not to be accepted before it (RFC 7519 §4.1.5), when it says so.
+    public var notBefore: Date?
     /// `nonce`.
     public var nonce: String?
     /// `azp`: the client the token was issued to, when `aud` names several.
@@ -36,7 +38,7 @@ public struct IDTokenClaims: JWTPayload, Equatable {
     public var authenticationContextClass: String?
 
     enum CodingKeys: String, CodingKey {
-        case issuer = "iss", subject = "sub", audience = "aud", expiresAt = "exp", issuedAt = "iat", nonce
+        case issuer = "iss", subject = "sub", audience = "aud", expiresAt = "exp", issuedAt = "iat", notBefore = "nbf", nonce
         case authorizedParty = "azp", authenticatedAt = "auth_time", email, name, authenticationContextClass = "acr"
     }
 
@@ -52,6 +54,12 @@ public struct IDTokenClaims: JWTPayload, Equatable {
         }
         expiresAt = try Self.date(c, .expiresAt)
         issuedAt = try Self.date(c, .issuedAt)
+        notBefore = try c.decodeIfPresent(Double.self, forKey: .notBefore).map { seconds in
+            guard let date = Self.date(seconds) else {
+                throw DecodingError.dataCorruptedError(forKey: .notBefore, in: c, debugDescription: "not a time")
+            }
+            return date
+        }
         nonce = try c.decodeIfPresent(String.self, forKey: .nonce)
         authorizedParty = try c.decodeIfPresent(String.self, forKey: .authorizedParty)
         authenticatedAt = try c.decodeIfPresent(Double.self, forKey: .authenticatedAt).flatMap(Self.date)
@@ -68,6 +76,7 @@ public struct IDTokenClaims: JWTPayload, Equatable {
         try c.encode(audience, forKey: .audience)
         try c.encode(expiresAt.timeIntervalSince1970, forKey: .expiresAt)
         try c.encode(issuedAt.timeIntervalSince1970, forKey: .issuedAt)
+        try c.encodeIfPresent(notBefore?.timeIntervalSince1970, forKey: .notBefore)
         try c.encodeIfPresent(nonce, forKey: .nonce)
         try c.encodeIfPresent(authorizedParty, forKey: .authorizedParty)
         try c.encodeIfPresent(authenticatedAt?.timeIntervalSince1970, forKey: .authenticatedAt)
@@ -79,8 +88,9 @@ public struct IDTokenClaims: JWTPayload, Equatable {
     /// Claims for a token to sign (tests, a test server).
     public init(
         issuer: String, subject: String, audience: [String], expiresAt: Date, issuedAt: Date, nonce: String? = nil, authorizedParty: String? = nil,
-        authenticatedAt: Date? = nil, authenticationContextClass: String? = nil
+        authenticatedAt: Date? = nil, authenticationContextClass: String? = nil, notBefore: Date? = nil
     ) {
+        self.notBefore = notBefore
         self.authenticatedAt = authenticatedAt
         self.authenticationContextClass = authenticationContextClass
         self.issuer = issuer

@@ -51,23 +51,28 @@ extension OAuth2Client {
         let skew = TimeInterval(clockSkew.components.seconds)
         guard claims.expiresAt.addingTimeInterval(skew) > now else { throw Self.idTokenFailure("has expired (exp)") }
         guard claims.issuedAt.addingTimeInterval(-skew) <= now else { throw Self.idTokenFailure("was issued in the future (iat)") }
+        if let notBefore = claims.notBefore {
+            guard notBefore.addingTimeInterval(-skew) <= now else { throw Self.idTokenFailure("is not valid yet (nbf)") }
+        }
         if let nonce {
             guard claims.nonce == nonce else { throw Self.idTokenFailure("does not carry this authorization's nonce") }
         }
         return claims
     }
 
-    /// The claims once the signature holds with the key the header names, used with that
-    /// key's own algorithm; the keys fetched again once (within the cache's limits) for a key id
-    /// the set lacks. The token is decoded once: the signature is checked on its signing input
-    /// as it came, then the claims are decoded.
+    /// The claims once the signature holds with the key the header names (the provider's sole
+    /// key for a header that names none), used with that key's own algorithm. The keys are
+    /// fetched again once (within the cache's limits) when the provider may have rotated them
+    /// since: for a key id the set lacks, and for a token that names no key and that the sole key
+    /// does not sign. The token is decoded once: the signature is checked on its signing input as
+    /// it came, then the claims are decoded.
     private func verifiedClaims(_ jws: CompactJWS, jwksURI: URL, now: Date) async throws -> IDTokenClaims {
         var set = try await jwks.current(from: jwksURI, transport: transport, now: now)
+        if Self.mayBeRotated(jws, set), let fresh = try await jwks.refreshed(from: jwksURI, transport: transport, now: now) {
+            set = fresh
+        }
         guard let kid = jws.kid ?? set.soleKID else {
             throw Self.idTokenFailure("names no key (kid) and the provider publishes several")
-        }
-        if set.keys[kid] == nil, let fresh = try await jwks.refreshed(from: jwksURI, transport: transport, now: now) {
-            set = fresh
         }
         guard let key = set.keys[kid] else {
             throw Self.idTokenFailure("is signed with a key the provider does not publish (its keys were fetched again, or at most a minute ago)")
@@ -87,6 +92,15 @@ extension OAuth2Client {
         } catch {
             throw AuthError(code: .authorizationFailed, message: "the ID token is not a valid JWT: \(DecodingFailure(error))")
         }
+    }
+
+    /// Whether `jws`'s key may have been published after `set` was fetched: the set lacks the key
+    /// it names, or it names none and the set's sole key does not sign it (a provider with one
+    /// key that rotated it).
+    private static func mayBeRotated(_ jws: CompactJWS, _ set: JWKSCache.KeySet) -> Bool {
+        if let kid = jws.kid { return set.keys[kid] == nil }
+        guard let sole = set.soleKID.flatMap({ set.keys[$0] }) else { return false }
+        return sole.algorithm != jws.alg || (try? sole.verifier.verify(jws.signature, signs: jws.signingInput)) != true
     }
 
     /// A compact JWS split once: its header's `alg` and `kid`, its signing input, payload and

@@ -24,7 +24,7 @@ extension OAuth2TokenEndpoint {
     ///   password: `invalid_grant` (RFC 6749 §5.2), `invalid_request` whose description names
     ///   the user name or password (Authlib's answer), or a `400`/`401` without an OAuth 2.0
     ///   error body (fastapi-users' answer); otherwise as
-    ///   `OAuth2TokenEndpoint/requestTokens(_:previousRefreshToken:)`.
+    ///   ``OAuth2TokenEndpoint/requestTokens(_:renewing:)``.
     public func passwordGrant(username: String, password: String, scopes: [String] = []) async throws -> BearerTokenSet {
         var parameters = [("grant_type", "password"), ("username", username), ("password", password)]
         if !scopes.isEmpty { parameters.append(("scope", scopes.joined(separator: " "))) }

@@ -54,7 +54,7 @@ public struct OAuth2RefreshTokenRefresher: TokenRefresher {
     ///   expired (a `RefreshTokenExpired` underlying); the endpoint's errors.
     public func refresh(_ tokens: BearerTokenSet) async throws -> BearerTokenSet {
         let form = try Self.grant(for: tokens, scope: scope, now: clock.now())
-        return try await endpoint.requestTokens(form, previousRefreshToken: tokens.refreshToken?.reveal, previousRefreshExpiresAt: tokens.refreshExpiresAt)
+        return try await endpoint.requestTokens(form, renewing: tokens)
     }
 
     /// The form of the `refresh_token` grant for `tokens`, checked before anything is sent (and

@@ -163,17 +163,19 @@ public struct OAuth2TokenEndpoint: Sendable {
     /// Asks the token endpoint for tokens with the grant `parameters` describe.
     /// - Parameters:
     ///   - parameters: The grant's form parameters (`grant_type` and the rest).
-    ///   - previousRefreshToken: Kept when the response has no refresh token (RFC 6749 §6).
-    ///   - previousRefreshExpiresAt: The kept refresh token's expiry.
-    /// - Returns: The tokens, their expiry computed from the response's `Date` field.
-    public func requestTokens(_ parameters: [(String, String)], previousRefreshToken: String? = nil, previousRefreshExpiresAt: Date? = nil) async throws -> BearerTokenSet {
+    ///   - previous: The token set a refresh renews: what the response leaves out (the refresh
+    ///     token, the scope, the ID token) is kept from it (see
+    ///     ``/AuthCore/TokenResponse/tokenSet(issuedAt:renewing:requestedScope:)``).
+    /// - Returns: The tokens, their expiry computed from the response's `Date` field; their scope
+    ///   the `scope` parameter's when the response names none.
+    public func requestTokens(_ parameters: [(String, String)], renewing previous: BearerTokenSet? = nil) async throws -> BearerTokenSet {
         // Without a `Date` field, the tokens count as issued when the request was sent: a slow
         // response then shortens their lifetime here rather than lengthening it.
         let sent = clock.now()
         let response = try await post(parameters, to: url)
         let issued = TokenResponse.issuedAt(response, sent: sent, received: clock.now())
         guard (200..<300).contains(response.status.code) else { throw Self.error(from: response) }
-        let tokens = try TokenResponse.parse(response.body).tokenSet(issuedAt: issued, previousRefreshToken: previousRefreshToken, previousRefreshExpiresAt: previousRefreshExpiresAt)
+        let tokens = try TokenResponse.parse(response.body).tokenSet(issuedAt: issued, renewing: previous, requestedScope: parameters.last { $0.0 == "scope" }?.1)
         try Self.checkTokenType(tokens.tokenType, expected: binding?.boundTokenType)
         return tokens
     }

@@ -94,7 +94,9 @@ struct OAuth2ProviderRoutes: RouteGroup {
         guard let grant = provider.storage.withLock({ $0.access[token] }), !grant.revoked, grant.expires > now,
               scheme == (grant.jkt == nil ? "Bearer" : "DPoP") else {
             environment.counters.record(.custom("oauth2.rejected"))
-            return ServerResponse.error(.unauthorized, "invalid_token", headers: [.wwwAuthenticate: #"Bearer error="invalid_token""#])
+            // A token sent under the DPoP scheme is refused under it (RFC 9449 §7.1).
+            let challenge = scheme.lowercased() == "dpop" ? #"DPoP error="invalid_token", algs="ES256""# : #"Bearer error="invalid_token""#
+            return ServerResponse.error(.unauthorized, "invalid_token", headers: [.wwwAuthenticate: challenge])
         }
         if let bound = grant.jkt {
             switch await provider.checkProof(request, method: "GET", url: "\(Self.issuer(request))/oauth2/me", accessToken: token, now: now) {
