@@ -121,6 +121,15 @@ import Darwin
         try await rotatedRefreshTokenSurvives(kind: kind, fault: fault)
     }
 
+    /// A sign-out or sign-in that the failing store refuses while the rotated credential waits for
+    /// it changed nothing, so it must not stop the write: the session gave the renewal up before
+    /// the store had taken the change, and the refresh token the server issued last was lost (the
+    /// next renewal presented the superseded one, and the server revoked the family).
+    @Test(arguments: ["sqlite", "file"], ["sign-out", "sign-in"])
+    func aSignInOrOutTheStoreRefusesKeepsTheRotatedRefreshToken(kind: String, change: String) async throws {
+        try await rotatedRefreshTokenSurvives(kind: kind, fault: "lock", duringFault: change)
+    }
+
     @Test(.enabled(if: SmallFileSystem.available, "needs permission to mount a tmpfs"), arguments: ["sqlite", "file"], ["full"])
     func aRotatedRefreshTokenSurvivesAFullFileSystem(kind: String, fault: String) async throws {
         try await rotatedRefreshTokenSurvives(kind: kind, fault: fault)
@@ -161,7 +170,10 @@ import Darwin
         }
     }
 
-    func rotatedRefreshTokenSurvives(kind: String, fault: String) async throws {
+    /// A renewal whose rotated credential the store refuses for a while (`fault`), and, with
+    /// `duringFault`, a sign-out or sign-in the store refuses too: the credential lands once the
+    /// store recovers, and nobody presents a superseded refresh token.
+    func rotatedRefreshTokenSurvives(kind: String, fault: String, duringFault change: String? = nil) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("AuthKitStoreFault-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         if fault != "lock" { try SmallFileSystem.mount(at: directory.path) }
@@ -212,6 +224,13 @@ import Darwin
             }
             #expect(h.server.counters.renewals == renewalsDuringFault)
             #expect(h.server.counters.rejectedReuse == 0)
+            if let change {
+                await #expect(throws: (any Error).self, "the \(change) while the store refuses writes") {
+                    if change == "sign-out" { try await client.signOut() } else { try await client.signIn(BearerTokenSet(accessToken: "other", refreshToken: "other-refresh")) }
+                }
+                // Long enough for the renewal to try its write again after the refusal.
+                try await Task.sleep(for: .seconds(2))
+            }
             try lock.release()
 
             // The rotated credential lands in the store without another request.

@@ -200,14 +200,18 @@ public actor AccountSession<Strategy: AuthStrategy> {
         events.emit(.refreshTokenExpiring(account, expiresAt: end))
     }
 
-    /// Stores a new credential after a sign-in; clears a previous failure. A renewal in flight
-    /// is discarded: it neither stores nor publishes its result.
+    /// Stores a new credential after a sign-in; clears a previous failure. Once it is stored, a
+    /// renewal in flight is discarded: it neither stores nor publishes its result (its write is
+    /// conditional on the record it renewed, which the sign-in replaced).
+    ///
+    /// When the store refuses the credential, nothing changes: a renewal in flight goes on, and
+    /// one whose rotated credential waits for the store to take it keeps trying, so that the
+    /// refresh token the server issued last is not lost to a sign-in that did not happen.
     public func signIn(_ credential: Strategy.Value) async throws {
         changingLocally += 1
         defer { endLocalChange() }
-        supersedeRenewals()
         try await vault.save(credential, for: account)
-        supersedeRenewals()  // and any renewal planned while the save ran
+        supersedeRenewals()
         set(credential, obtainedAt: serverNow)
         storeRecovered()
         failure = nil
@@ -217,12 +221,12 @@ public actor AccountSession<Strategy: AuthStrategy> {
         noticeRenewalEnd(of: credential, now: serverNow)
     }
 
-    /// Removes the stored credential and forgets it. A renewal in flight is discarded: it neither
-    /// stores nor publishes its result, and its waiters get `.notSignedIn`.
+    /// Removes the stored credential and forgets it. Once it is removed, a renewal in flight is
+    /// discarded: it neither stores nor publishes its result, and its waiters get `.notSignedIn`.
+    /// When the store refuses, nothing changes (see ``signIn(_:)``).
     public func signOut() async throws {
         changingLocally += 1
         defer { endLocalChange() }
-        supersedeRenewals()
         try await vault.delete(for: account)
         // The lease ended with the record (rule 2 of `RenewalLease`); removed so that nothing of
         // the account is left behind.
