@@ -113,6 +113,36 @@ import Testing
         }
     }
 
+    /// The same with a daemon that asks again only after the credential signed in elsewhere
+    /// has passed its access token's expiry (it polls rarely, or the laptop slept): the stored
+    /// credential is adopted and renewed with its refresh token. It was skipped as due for
+    /// renewal, so the daemon asked for a sign-in until it was restarted.
+    @Test func aDaemonAdoptsACredentialSignedInElsewhereWhoseAccessTokenExpired() async throws {
+        var configuration = AuthTestServer.Configuration()
+        configuration.lifetimes.access = 2
+        try await Self.withStorePath { path in
+            try await Harness.run(configuration: configuration) { h in
+                let container = h.container(store: try await SQLiteCredentialStore.open(at: path))
+                try await h.register("alice")
+                let daemon = container.makeClient(for: Self.alice, strategy: h.bearer())
+                var dead = try await h.login("alice")
+                dead.refreshToken = Secret("a-refresh-token-the-server-never-issued")
+                dead.expiresAt = Date().addingTimeInterval(-1)
+                try await daemon.signIn(dead)
+                await #expect { try await daemon.send(.get, h.url("me")) } throws: { ($0 as? AuthError)?.code == .reauthenticationRequired }
+                #expect(try await Self.worker(h, path, "signin") == "signed-in")
+                try await Task.sleep(for: .seconds(3))  // the new access token's 2 s are over
+                let asked = ContinuousClock.now
+                var status = 0
+                while status != 200, ContinuousClock.now - asked < .seconds(30) {
+                    do { status = try await daemon.send(.get, h.url("me")).status.code } catch { try await Task.sleep(for: .milliseconds(100)) }
+                }
+                #expect(status == 200)
+                #expect(h.server.counters.rejectedReuse == 0)
+            }
+        }
+    }
+
     @Test func twoSecondTokensUnderSteadyLoadForAMinuteAllSucceed() async throws {
         var configuration = AuthTestServer.Configuration()
         configuration.lifetimes.access = 2

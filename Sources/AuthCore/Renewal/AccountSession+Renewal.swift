@@ -421,8 +421,9 @@ extension AccountSession {
     func adoptCredentialSignedInElsewhere() async {
         defer { recheck = nil }
         let stored = try? await vault.loadRecord(Strategy.Value.self, for: account)
-        guard failure != nil, let stored, stored.credential != failedCredential,
-              !strategy.needsRenewal(stored.credential, now: serverNow, leeway: .zero) else { return }
+        // Whatever its expiry: a credential due for renewal is renewed with its own refresh token
+        // (if that fails too, it is the new failed credential, not adopted again).
+        guard failure != nil, let stored, stored.credential != failedCredential else { return }
         set(stored.credential, obtainedAt: obtained(stored))
         failure = nil
         failedCredential = nil
