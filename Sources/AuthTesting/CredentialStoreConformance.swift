@@ -196,6 +196,40 @@ public enum CredentialStoreConformance {
         },
     ]
 
+    /// Checks that a caller of this process waiting for `store`'s refresh lock, which another
+    /// caller of this process holds, gives up with `CredentialStoreError.unavailable` at the
+    /// store's lock timeout and with `CancellationError` when its task is cancelled, while the
+    /// holder still holds the lock; and that the lock is free once the holder lets go.
+    /// - Parameters:
+    ///   - store: A store whose lock timeout is well under `holdFor`.
+    ///   - holdFor: How long the holder keeps the lock at most; it lets go as soon as the checks
+    ///     are done. A waiter that waits for it fails the check.
+    /// - Throws: ``ConformanceFailure`` naming what went wrong.
+    public static func checkRefreshLockWaitsAreBounded(_ store: any RefreshLocking, holdFor: Duration = .seconds(20)) async throws {
+        let account = AccountKey(namespace: "lock", account: "bounded")
+        let (held, holding) = AsyncStream.makeStream(of: Void.self)
+        let holder = Task {
+            try await store.withRefreshLock(for: account) {
+                holding.yield()
+                try? await Task.sleep(for: holdFor)  // until cancelled: the checks are done
+            }
+        }
+        defer { holder.cancel() }
+        for await _ in held { break }
+        let timedOut: (any Error)?
+        do { try await store.withRefreshLock(for: account) {}; timedOut = nil } catch { timedOut = error }
+        try expect((timedOut as? CredentialStoreError)?.code == .unavailable, "a waiter did not give up at the lock timeout: \(timedOut.map { "\($0)" } ?? "it got the lock")")
+        let waiter = Task { try await store.withRefreshLock(for: account) {} }
+        try await Task.sleep(for: .milliseconds(20))
+        waiter.cancel()
+        let cancelled: (any Error)?
+        do { try await waiter.value; cancelled = nil } catch { cancelled = error }
+        try expect(cancelled is CancellationError, "a cancelled waiter did not stop waiting: \(cancelled.map { "\($0)" } ?? "it got the lock")")
+        holder.cancel()
+        try await holder.value
+        try await store.withRefreshLock(for: account) {}
+    }
+
     static func expect(_ condition: Bool, _ message: @autoclosure () -> String) throws {
         if !condition { throw ConformanceFailure(message: message()) }
     }

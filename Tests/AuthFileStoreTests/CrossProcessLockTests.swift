@@ -42,6 +42,16 @@ import Testing
         }
     }
 
+    /// A caller of this process waiting for the refresh lock that another caller of this
+    /// process holds gives up at the lock timeout, or when cancelled (it waited as long as the
+    /// holder held the lock).
+    @Test func aWaiterInThisProcessGivesUpAtTheLockTimeoutOrWhenCancelled() async throws {
+        try await TestFiles.withTemporaryFolder { folder in
+            let store = try FileCredentialStore(directory: folder.appendingPathComponent("store"), options: .init(lockTimeout: .milliseconds(150)))
+            try await CredentialStoreConformance.checkRefreshLockWaitsAreBounded(store)
+        }
+    }
+
     @Test func aLockHeldByAnotherStoreTimesOutAsUnavailable() async throws {
         try await TestFiles.withTemporaryFolder { folder in
             let directory = folder.appendingPathComponent("store")

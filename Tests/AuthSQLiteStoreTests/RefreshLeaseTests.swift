@@ -7,6 +7,7 @@
 
 import AuthCore
 import AuthSQLiteStore
+import AuthTesting
 import Foundation
 import GRDB
 import Synchronization
@@ -33,6 +34,16 @@ import Testing
         let queue = try DatabaseQueue(path: path)
         defer { try? queue.close() }
         return try await queue.read { db in try Optional<Double>.fetchAll(db, sql: "SELECT expires_at FROM refresh_lease") }
+    }
+
+    /// A caller of this process waiting for the refresh lock that another caller of this
+    /// process holds gives up at the lock timeout, or when cancelled: it waited as long as the
+    /// holder held the lock (a renewal retrying a write to a failing store holds it throughout).
+    @Test func aWaiterInThisProcessGivesUpAtTheLockTimeoutOrWhenCancelled() async throws {
+        try await TestSupport.withTemporaryDirectory { directory in
+            let store = try await SQLiteCredentialStore.open(at: directory.appendingPathComponent("lease.sqlite").path, options: SQLiteStoreOptions(lockTimeout: .milliseconds(150)))
+            try await CredentialStoreConformance.checkRefreshLockWaitsAreBounded(store)
+        }
     }
 
     @Test func twoStoreInstancesOnOneFileExcludeEachOther() async throws {

@@ -17,17 +17,19 @@ extension FileCredentialStore {
     /// The system releases the `flock` when its holder exits or crashes, so a dead process never
     /// keeps others out. The lock is not reentrant: do not call this again for the same account
     /// inside `body`.
-    /// - Throws: `CredentialStoreError.unavailable` when another process holds the lock longer
-    ///   than ``Options/lockTimeout``; `CancellationError` if the task is cancelled while waiting;
+    /// - Throws: `CredentialStoreError.unavailable` when another caller, in this process or
+    ///   another, holds the lock longer than ``Options/lockTimeout``; `CancellationError` if the task is cancelled while waiting;
     ///   whatever `body` throws.
     public func withRefreshLock<T: Sendable>(
         for account: AccountKey,
         _ body: @Sendable () async throws -> T
     ) async throws -> T {
-        try await accountLocks.withLock(account) {
+        // One deadline for both halves: the lock timeout bounds the whole wait.
+        let deadline = ContinuousClock.now.advanced(by: options.lockTimeout)
+        return try await accountLocks.withLock(account, waitingAtMost: options.lockTimeout) {
             let fd = try await self.run { try $0.openRefreshLock(account) }
             do {
-                try await self.waitForFileLock(fd, account: account)
+                try await self.waitForFileLock(fd, account: account, until: deadline)
             } catch {
                 PosixFiles.unlockAndClose(fd)
                 throw error
@@ -37,10 +39,9 @@ extension FileCredentialStore {
         }
     }
 
-    private func waitForFileLock(_ fd: Int32, account: AccountKey) async throws {
+    private func waitForFileLock(_ fd: Int32, account: AccountKey, until deadline: ContinuousClock.Instant) async throws {
         let path = engine.layout.lockPath(account)
         let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: options.lockTimeout)
         var pause = Duration.milliseconds(1)
         while true {
             let taken = try FileStoreEngine.wrap("cannot lock the account's refresh lock file") { () throws(FileIOError) in

@@ -30,9 +30,11 @@ extension SQLiteCredentialStore {
         for account: AccountKey,
         _ body: @Sendable () async throws -> T
     ) async throws -> T {
-        try await locks.withLock(account) {
+        // One deadline for both halves: the lock timeout bounds the whole wait.
+        let deadline = ContinuousClock.now + options.lockTimeout
+        return try await locks.withLock(account, waitingAtMost: options.lockTimeout) {
             let owner = "\(self.instanceID)/\(UUID().uuidString)"
-            try await self.acquireLease(account, owner: owner)
+            try await self.acquireLease(account, owner: owner, until: deadline)
             let outcome: Result<T, any Error> = await withTaskGroup(of: Void.self) { group in
                 group.addTask { await self.keepLeaseAlive(account, owner: owner) }
                 let outcome: Result<T, any Error>
@@ -45,9 +47,8 @@ extension SQLiteCredentialStore {
         }
     }
 
-    private func acquireLease(_ account: AccountKey, owner: String) async throws {
+    private func acquireLease(_ account: AccountKey, owner: String, until deadline: ContinuousClock.Instant) async throws {
         let clock = ContinuousClock()
-        let deadline = clock.now + options.lockTimeout
         var attempt = 0
         while true {
             var lastBusy: (any Error)?
