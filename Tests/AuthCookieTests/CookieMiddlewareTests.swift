@@ -68,6 +68,26 @@ struct UnavailableStore: CredentialStore {
     let clock = TestClock()
     let start = url("https://a.example.com/start")
 
+    /// A redirect from https to http strips the request's cookies, and the jar does not put them
+    /// back: a session cookie without `Secure` is the session's credential, and it would go out in
+    /// the clear (so would every later hop of the chain). A request sent to http directly gets
+    /// the jar's non-`Secure` cookies, as in a browser.
+    @Test func aRedirectFromHTTPSToHTTPCarriesNoCookieOfTheJar() async throws {
+        let jar = CookieJar()
+        jar.setCookies(fromHeaderValues: ["sid=s3ss1on; Path=/; HttpOnly"], for: URL(string: "https://app.example.com/")!)
+        let sent = Mutex<[AuthRequest]>([])
+        let client = AuthClient(transport: ClosureTransport { request in
+            sent.withLock { $0.append(request) }
+            guard request.head.scheme == "https" else { return AuthResponse(status: request.head.path == "/x" ? .found : .ok, headerFields: [.location: "/y"]) }
+            return AuthResponse(status: .found, headerFields: [.location: "http://app.example.com/x"])
+        }, middlewares: [RedirectMiddleware(), CookieMiddleware(jar: jar)])
+        _ = try await client.send(.get, URL(string: "https://app.example.com/start")!)
+        #expect(sent.withLock { $0.map(\.head.path) } == ["/start", "/x", "/y"])
+        #expect(sent.withLock { $0.map { $0.head.headerFields[.cookie] } } == ["sid=s3ss1on", nil, nil])
+        _ = try await client.send(.get, URL(string: "http://app.example.com/y")!)
+        #expect(sent.withLock { $0.last?.head.headerFields[.cookie] } == "sid=s3ss1on")
+    }
+
     @Test func storesCookiesPerHopOriginAndSendsThemBack() async throws {
         let server = TwoOriginServer()
         let jar = CookieJar(now: clock.now)

@@ -56,10 +56,13 @@ public struct CookieMiddleware: Middleware {
     }
 
     /// Attaches the `Cookie` header, sends the request, stores the response's cookies.
+    ///
+    /// A request that a redirect moved from https to http gets no cookie of the jar (the redirect
+    /// stripped its own): a session cookie without `Secure` would go out in the clear.
     public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
         guard let url = request.url else { return try await next(request) }
         var request = request
-        let (header, jarPart) = cookieHeader(for: url, caller: request.head.headerFields[.cookie])
+        let (header, jarPart) = request.options.downgradedByRedirect ? (nil, nil) : cookieHeader(for: url, caller: request.head.headerFields[.cookie])
         if let header { request.head.headerFields[.cookie] = header }
         let generation = jar.generation
         let response = try await next(request)

@@ -26,8 +26,9 @@ public struct RequestOptions: Sendable, Equatable {
     /// Only for headers that hold nothing an origin may not see.
     public var headersForEveryOrigin: Set<String> = []
     /// Set by ``RedirectMiddleware`` on a hop from https to http: no credential goes on this
-    /// request, nor on a later hop over plain http (see ``CredentialScope``).
-    var downgradedByRedirect = false
+    /// request, nor on a later hop over plain http (see ``CredentialScope``), and no cookie of a
+    /// jar (AuthCookie's `CookieMiddleware`).
+    package var downgradedByRedirect = false
 
     /// Creates options; the defaults retry only idempotent methods and use the pipeline's timeout.
     public init(retryNonIdempotent: Bool = false, timeout: Duration? = nil, secretFields: SecretFieldNames = SecretFieldNames()) {
