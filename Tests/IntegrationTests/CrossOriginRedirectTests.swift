@@ -106,6 +106,28 @@ extension CrossOriginRedirectTests {
     }
 }
 
+extension CrossOriginRedirectTests {
+    /// A server that echoes a query key into a redirect to another origin may write it again in
+    /// its own way: escapes in lower-case hex, a `/` left unescaped, the name in capitals. The
+    /// echo is still taken off (it was compared byte for byte with what the credential writes).
+    @Test(arguments: ["svc_auth=k3y%2fwith%2bslash", "svc_auth=k3y/with%2Bslash", "SVC_AUTH=k3y%2Fwith%2Bslash"])
+    func anEchoedQueryKeyWrittenAnotherWayIsTakenOff(echo: String) async throws {
+        try await Harness.run { h in
+            try await AuthTestServer.withRunning(configuration: .init(host: "127.0.0.2")) { other in
+                let port = try #require(other.baseURL.port)
+                let client = h.container().makeClient(for: AccountKey(namespace: "origins", account: "query"), strategy: APIKeyQueryStrategy(allowedHosts: h.hosts))
+                try await client.signIn(APIKeyQueryCredential(parameterName: "svc_auth", key: "k3y/with+slash"))
+                let path = "/echo/query/reencoded"
+                h.server.faults.inject(.redirect(to: "http://127.0.0.2:\(port)\(path)?\(echo)&page=2", status: 302), path: path)
+                #expect(try await client.send(.get, h.url(String(path.dropFirst()))).status == .ok)
+                let query = other.counters.lastQuery(path: path)
+                #expect(query.contains("page=2"))
+                #expect(!query.lowercased().contains("k3y"), "the foreign origin received \(query)")
+            }
+        }
+    }
+}
+
 extension AuthEvent {
     /// The origin of a ``AuthEvent/credentialWithheld(_:)`` event.
     var withheldOrigin: String? { withheld?.origin }

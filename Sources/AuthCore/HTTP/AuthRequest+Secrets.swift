@@ -49,10 +49,15 @@ extension AuthRequest {
                 !fields.contains { $0.name == field.name && $0.value == field.value }
             })
         }
-        let items = QueryItems.split(probe.head.path ?? "/").items
-        if !items.isEmpty, let path = head.path {
+        // Compared decoded, the name in any case: a server that echoes a key may escape it its
+        // own way (`%2f` for `%2F`, a `/` left as it is) or change the name's case.
+        let written = QueryItems.split(probe.head.path ?? "/").items.map(QueryItems.decoded)
+        if !written.isEmpty, let path = head.path {
             let (base, present) = QueryItems.split(path)
-            result.head.path = QueryItems.join(base, present.filter { !items.contains($0) })
+            result.head.path = QueryItems.join(base, present.filter { item in
+                let (name, value) = QueryItems.decoded(item)
+                return !written.contains { $0.name.lowercased() == name.lowercased() && $0.value == value }
+            })
         }
         return result
     }

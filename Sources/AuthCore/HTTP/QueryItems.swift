@@ -22,6 +22,14 @@ enum QueryItems {
         return FormURLEncoding.decode(raw) ?? String(raw)
     }
 
+    /// The decoded name and value of a raw `name=value` item (an item without `=` has an empty
+    /// value); a part that does not decode is kept as written.
+    static func decoded(_ item: Substring) -> (name: String, value: String) {
+        let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        let value = parts.count == 2 ? parts[1] : ""
+        return (name(of: item), FormURLEncoding.decode(value) ?? String(value))
+    }
+
     /// Joins a path and raw items back together.
     static func join(_ path: Substring, _ items: [Substring]) -> String {
         items.isEmpty ? String(path) : "\(path)?\(items.joined(separator: "&"))"
