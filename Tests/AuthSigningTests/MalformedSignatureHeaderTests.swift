@@ -86,6 +86,21 @@ import Testing
         #expect(error?.code == .requiredComponentNotCovered)
     }
 
+    /// `@target-uri` is signed with the authority as the transport sends it (lower case, no
+    /// default port), which is what the verifier rebuilds it from; it was signed as written.
+    @Test(arguments: ["https://API.example.com/items?a=1", "https://api.example.com:443/items?a=1"])
+    func theTargetURIIsSignedAsSent(url: String) async throws {
+        let secret = SymmetricKey(data: Data("target-uri-test-key-of-32-bytes!".utf8))
+        let signer = HTTPMessageSigner(keyID: "k", key: .hmacSHA256(secret), components: [.method, .targetURI])
+        var request = try AuthRequest(method: .get, url: try #require(URL(string: url)))
+        try await signer.sign(&request, at: MessageSignatureVectorTests.created)
+        var received = request
+        received.head.authority = try #require(Origin(request.head)).hostField
+        #expect(received.head.authority == "api.example.com")
+        let verifier = HTTPMessageSignatureVerifier(now: { MessageSignatureVectorTests.created }) { _ in .hmacSHA256(secret) }
+        try await verifier.verify(received)
+    }
+
     @Test func signersAndKeysNeverPrintKeys() throws {
         let secret = SymmetricKey(data: Data("super-secret-hmac-key-material!!".utf8))
         let signer = HTTPMessageSigner(keyID: "kid", key: .hmacSHA256(secret), components: [.method])

@@ -47,6 +47,23 @@ import Testing
         }
     }
 
+    /// Two `Cookie` fields (what `headerFields[.cookie] = "a=1; b=2"` makes, and what a cookie
+    /// jar adds) go out joined into one field: the signature covers that field as sent. SigV4
+    /// signed `cookie:a=1,b=2` and RFC 9421 `a=1, b=2` for a wire `a=1; b=2`, and the server
+    /// refused every such request.
+    @Test(arguments: SigningScheme.allCases)
+    func aRequestWithTwoCookiesIsVerified(_ scheme: SigningScheme) async throws {
+        try await Harness.run { h in
+            let client = SigningFixture.client(h, signer: scheme.signer(covering: [.header("cookie")]))
+            var fields = HTTPFields()
+            fields[.cookie] = "theme=dark; lang=en"
+            #expect(fields[values: .cookie].count == 2)
+            let response = try await client.send(.get, h.url("signed/\(scheme.route)/with-cookies"), headerFields: fields)
+            #expect(response.status == .ok, "\(SignedAnswer.describe(response))")
+            #expect(h.server.counters.lastHeaders(path: "/signed/\(scheme.route)/with-cookies")["cookie"] == "theme=dark; lang=en")
+        }
+    }
+
     @Test(arguments: SigningScheme.allCases)
     func aRetryAfter503CarriesAFreshSignature(_ scheme: SigningScheme) async throws {
         try await Harness.run { h in

@@ -30,7 +30,10 @@ enum DerivedComponents {
         case "@authority":
             return normalizedAuthority(try require(request.authority, "authority"), scheme: request.scheme)
         case "@target-uri":
-            return "\(try require(request.scheme, "scheme"))://\(try require(request.authority, "authority"))\(target.isEmpty ? "/" : target)"
+            // The scheme and authority as sent (lower case, no default port), as for `@authority`:
+            // the verifier rebuilds the URI from the `Host` it received.
+            let scheme = try require(request.scheme, "scheme")
+            return "\(scheme.lowercased())://\(normalizedAuthority(try require(request.authority, "authority"), scheme: scheme))\(target.isEmpty ? "/" : target)"
         case "@request-target":
             return try require(request.path, "path")
         case "@path":

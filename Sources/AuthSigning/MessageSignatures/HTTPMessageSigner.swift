@@ -138,9 +138,13 @@ public struct HTTPMessageSigner: RequestSigner, CustomStringConvertible, CustomR
         try make(for: request, at: date).signature
     }
 
-    /// The signature and its `@signature-params` value (the `Signature-Input` member).
+    /// The signature and its `@signature-params` value (the `Signature-Input` member), over the
+    /// fields as a transport sends them: `Cookie` fields joined into one, as the verifier
+    /// receives them (signed apart, they gave `a=1, b=2` for a wire `a=1; b=2`).
     private func make(for request: AuthRequest, at date: Date) throws -> (signature: MessageSignature, signatureParams: String) {
         if let configurationProblem { throw configurationProblem }
+        var request = request
+        request.head.headerFields = request.headerFieldsForHTTP1
         let created = Int64(date.timeIntervalSince1970.rounded(.down))
         var parameters = StructuredField.Parameters([("created", .integer(created))])
         if let validity { parameters["expires"] = .integer(created + Int64(validity.rounded(.down))) }

@@ -43,6 +43,7 @@ extension SigV4Signer {
         let time = UTCTimestamp(date)
         let host = try hostField(of: request)
         var request = request
+        request.head.headerFields = request.headerFieldsForHTTP1  // as sent: `Cookie` fields joined
         request.head.path = SigV4Target.wireForm(of: request.head.path ?? "/", rule: configuration.pathCanonicalization)
         for name in signatureFieldNames where request.head.headerFields.contains(name) { request.head.headerFields[name] = nil }
         var canonicalHeaders: [UInt8] = []

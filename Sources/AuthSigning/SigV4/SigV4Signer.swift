@@ -92,7 +92,9 @@ public struct SigV4Signer: RequestSigner, CustomStringConvertible {
         let time = UTCTimestamp(date)
         let host = try hostField(of: request)
         request.head.path = SigV4Target.wireForm(of: request.head.path ?? "/", rule: configuration.pathCanonicalization)
-        var fields = request.head.headerFields
+        // The fields as a transport sends them: `Cookie` fields joined into one (what is signed
+        // is what is sent; signed apart, they gave `cookie:a=1,b=2` for a wire `a=1; b=2`).
+        var fields = request.headerFieldsForHTTP1
         fields.reserveCapacity(fields.count + 4)   // one copy, with room for the fields added here
         for name in fieldNames where fields.contains(name) { fields[name] = nil }
         fields.append(HTTPField(name: Self.amzDate, value: time.basic))
