@@ -128,6 +128,20 @@ import Testing
         #expect(again.alreadyCurrent.count == 3)
     }
 
+    /// A renewal writes a current record while the bulk upgrade works on the old one: the
+    /// renewal's record stays (it was overwritten by the upgraded old one, refresh token and all).
+    @Test func aBulkUpgradeKeepsARecordWrittenMeanwhile() async throws {
+        let base = InMemoryCredentialStore()
+        let key = Self.alice.item("credential")
+        try await base.put(Envelope(formatVersion: 1, kind: "profile-token", payload: Data(#"{"token":"old"}"#.utf8), updatedAt: Date(timeIntervalSince1970: 1)), for: key)
+        let renewed = Envelope(formatVersion: 3, kind: "profile-token", payload: Data(#"{"accessToken":"renewed","scopes":["read"]}"#.utf8), updatedAt: Date(timeIntervalSince1970: 2))
+        let store = RacingStore(base, writing: renewed, at: key, onRead: 1)
+        let report = try await Self.migrator().upgradeAll(in: store, kinds: ["profile-token"])
+        #expect(try await base.get(key) == renewed)
+        #expect(report.upgraded.isEmpty)
+        #expect(report.skipped.map(\.key) == [key])
+    }
+
     @Test func bulkUpgradeByKindForUnsealedRecords() async throws {
         let store = InMemoryCredentialStore()
         let v1 = Envelope(formatVersion: 1, kind: "profile-token", payload: Data(#"{"token":"x"}"#.utf8), updatedAt: Date(timeIntervalSince1970: 1))

@@ -59,6 +59,42 @@ final class ObservedStore: CredentialStore {
     func deleteAll() async throws { try await base.deleteAll() }
 }
 
+/// A store that another writer (the app, a renewal in another process) writes while it is
+/// being read: on the `nth` read of `key` the base store gets `written` first, and the read
+/// returns what the base held before. Every write, conditional ones included, goes to the base,
+/// whose `replace` is atomic.
+final class RacingStore: CredentialStore {
+    let base: any CredentialStore
+    let key: CredentialKey
+    let nth: Int
+    let written: Envelope
+    private let reads = Mutex(0)
+
+    init(_ base: any CredentialStore, writing written: Envelope, at key: CredentialKey, onRead nth: Int) {
+        self.base = base
+        self.key = key
+        self.nth = nth
+        self.written = written
+    }
+
+    func get(_ key: CredentialKey) async throws -> Envelope? {
+        let envelope = try await base.get(key)
+        guard key == self.key, reads.withLock({ $0 += 1; return $0 }) == nth else { return envelope }
+        try await base.put(written, for: key)
+        return envelope
+    }
+    func put(_ envelope: Envelope, for key: CredentialKey) async throws { try await base.put(envelope, for: key) }
+    func delete(_ key: CredentialKey) async throws { try await base.delete(key) }
+    func replace(_ key: CredentialKey, ifCurrent expected: Envelope?, with envelope: Envelope?) async throws -> Bool {
+        try await base.replace(key, ifCurrent: expected, with: envelope)
+    }
+    func items(of account: AccountKey) async throws -> [String] { try await base.items(of: account) }
+    func accounts(in namespace: String) async throws -> [String] { try await base.accounts(in: namespace) }
+    func namespaces() async throws -> [String] { try await base.namespaces() }
+    func deleteAccount(_ account: AccountKey) async throws { try await base.deleteAccount(account) }
+    func deleteAll() async throws { try await base.deleteAll() }
+}
+
 /// The progress values a migration reported, in order.
 final class ProgressLog: Sendable {
     private let entries = Mutex<[MigrationProgress]>([])

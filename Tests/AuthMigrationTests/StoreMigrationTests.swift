@@ -110,6 +110,36 @@ import Testing
         }
     }
 
+    /// A renewal (another process sharing the source) writes a record between the move's
+    /// check of the source and its removal: the new record stays. It was deleted, and the target
+    /// held the refresh token the server had retired.
+    @Test func aMoveKeepsASourceRecordWrittenBeforeItsRemoval() async throws {
+        try await Self.withStores { files, target, originals in
+            let key = Self.keys[0], renewed = TestFiles.envelope(99)
+            // Reads of the key: the copy's, then the removal's check.
+            let source = RacingStore(files, writing: renewed, at: key, onRead: 2)
+            let report = try await StoreMigration(from: source, to: target, mode: .move).run()
+            #expect(try await files.get(key) == renewed)
+            #expect(!report.removedFromSource.contains(key))
+            #expect(report.skipped.map(\.key) == [key])
+            #expect(try await target.get(key) == originals[key])
+        }
+    }
+
+    /// The app writes a record to the target after the migration found none there: the app's
+    /// record stays, and so does the source's. It was overwritten by the older copy.
+    @Test func aCopyKeepsATargetRecordWrittenWhileItRan() async throws {
+        try await Self.withStores { files, sqlite, originals in
+            let key = Self.keys[1], appWritten = TestFiles.envelope(77)
+            let target = RacingStore(sqlite, writing: appWritten, at: key, onRead: 1)
+            let report = try await StoreMigration(from: files, to: target, mode: .move).run()
+            #expect(try await sqlite.get(key) == appWritten)
+            #expect(try await files.get(key) == originals[key])
+            #expect(!report.removedFromSource.contains(key))
+            #expect(report.skipped.map(\.key) == [key])
+        }
+    }
+
     @Test func corruptSourceRecordIsReportedSkippedAndStaysInTheSource() async throws {
         try await Self.withStores { source, target, originals in
             let damaged = Self.keys[5]

@@ -38,7 +38,13 @@ extension StoreMigration {
             return try await removeFromSource(key, copied: original, dryRun: true, report: &report) ? .copied : .skipped
         }
         do {
-            try await target.put(original, for: key)
+            // Only over the record read above: one the app wrote meanwhile is newer, and stays.
+            guard try await target.replace(key, ifCurrent: existing, with: original) else {
+                report.skipped.append(SkippedRecord(
+                    key: key, stage: .writingTarget,
+                    reason: "the target record changed while it was being copied; it was kept, and so was the source record"))
+                return .skipped
+            }
         } catch {
             return try skip(.writingTarget, error)
         }
@@ -64,13 +70,15 @@ extension StoreMigration {
             return true
         }
         do {
-            guard let current = try await source.get(key), current.holdsSameRecord(as: copied) else {
+            // Removed only if it is still the record read now: the app (a renewal in another
+            // process sharing the store) may write it between this read and the removal.
+            guard let current = try await source.get(key), current.holdsSameRecord(as: copied),
+                  try await source.replace(key, ifCurrent: current, with: nil) else {
                 report.skipped.append(SkippedRecord(
                     key: key, stage: .removingSource,
                     reason: "the source record changed or disappeared while it was being copied; whatever it holds was kept"))
                 return false
             }
-            try await source.delete(key)
             report.removedFromSource.append(key)
             return true
         } catch {

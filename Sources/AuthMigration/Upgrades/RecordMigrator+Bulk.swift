@@ -102,7 +102,12 @@ extension RecordMigrator {
                 }
                 var upgraded = try upgrade(envelope, to: latest, key: key)
                 upgraded.updatedAt = clock.now()
-                try await store.put(upgraded, for: key)
+                // Only over the record read: a renewal that wrote a current record meanwhile (in
+                // any process) keeps it, as the vault's own upgrade on read does.
+                guard try await store.replace(key, ifCurrent: envelope, with: upgraded) else {
+                    report.skipped.append(SkippedRecord(key: key, stage: .upgrading, reason: "the record changed while it was being upgraded; what it holds now was kept"))
+                    continue
+                }
                 report.upgraded.append(key)
             } catch {
                 try StoreWalker.skip(key, at: .upgrading, error, in: &report.skipped)
