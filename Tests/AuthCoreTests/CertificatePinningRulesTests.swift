@@ -59,6 +59,16 @@ struct CertificatePinningRulesTests {
         #expect(pinning.entry(forHost: "example.com.evil.org") == nil)
     }
 
+    /// A host written fully qualified, with its final dot, is the same host: TLS checks the
+    /// certificate's name without the dot, and the pins applied to neither form of it.
+    @Test func aFullyQualifiedHostIsPinnedToo() throws {
+        let pinning = try CertificatePinning(pins: ["*.example.com": [Self.pin(1), Self.pin(2)], "login.example.org": [Self.pin(3), Self.pin(4)]])
+        #expect(pinning.entry(forHost: "api.example.com.")?.pattern == "*.example.com")
+        #expect(pinning.entry(forHost: "LOGIN.example.org.")?.pattern == "login.example.org")
+        #expect(pinning.entry(forHost: "example.com.") == nil)
+        #expect(pinning.entry(forHost: ".") == nil)
+    }
+
     @Test func aCheckMatchesExpiresAndReports() async throws {
         let key = Data("a public key".utf8)
         let pin = CertificatePinning.pin(ofSubjectPublicKeyInfo: key)

@@ -115,9 +115,12 @@ public struct CertificatePinning: Sendable {
         self.now = now
     }
 
-    /// The entry whose pins apply to `host`, or nil when the host is not pinned.
+    /// The entry whose pins apply to `host`, or nil when the host is not pinned. A fully
+    /// qualified name (`api.example.com.`) is the same host as without its final dot: TLS checks
+    /// the certificate's name without it, so the pins apply too.
     public func entry(forHost host: String) -> Entry? {
-        let host = Origin.lowercasedASCII(host)
+        var host = Origin.lowercasedASCII(host)
+        if host.hasSuffix("."), host.utf8.count > 1 { host.removeLast() }
         return entries.first { entry in
             if entry.pattern.hasPrefix("*.") {
                 return host.hasSuffix(entry.pattern.dropFirst()) && host.utf8.count > entry.pattern.utf8.count - 1
