@@ -55,12 +55,14 @@ public enum CredentialStoreConformance {
             let stored = try await store.get(key)
             try expect(!(try await store.replace(key, ifCurrent: nil, with: envelope("other"))), "replace expecting no record overwrote one")
             try expect(!(try await store.replace(key, ifCurrent: envelope("stale", at: 1_600_000_000), with: nil)), "replace expecting another record removed it")
+            try expect(!(try await store.replace(key, ifCurrent: nil, with: nil)), "replace with nil expecting no record removed one")
             try expect(try await store.get(key)?.payload == first.payload, "a refused replace changed the record")
             try expect(try await store.replace(key, ifCurrent: stored, with: envelope("second", at: 1_700_000_100)), "replace expecting the stored record failed")
             let second = try await store.get(key)
             try expect(second?.payload == Data("second".utf8), "replace did not write")
             try expect(try await store.replace(key, ifCurrent: second, with: nil), "replace with nil (expecting the stored record) failed")
             try expect(try await store.get(key) == nil, "replace with nil did not remove the record")
+            try expect(try await store.replace(key, ifCurrent: nil, with: nil), "replace with nil expecting no record failed where there was none")
         },
         Check(name: "of concurrent replaces from one record, one wins") { store in
             let key = CredentialKey(namespace: "svc", account: "race", item: "credential")
@@ -71,6 +73,20 @@ public enum CredentialStoreConformance {
                 return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
             }
             try expect(wins == 1, "\(wins) of 8 replaces from the same record succeeded")
+        },
+        // How a renewal takes a lease that no one holds: two takers that both saw no record must
+        // not both believe they hold it.
+        Check(name: "of concurrent replaces from no record, exactly one wins") { store in
+            let key = CredentialKey(namespace: "svc", account: "race", item: "lease")
+            let winners = try await withThrowingTaskGroup(of: Int?.self) { group in
+                for n in 0..<16 {
+                    group.addTask { try await store.replace(key, ifCurrent: nil, with: envelope("taken-\(n)", at: 1_700_000_000 + Double(n + 1))) ? n : nil }
+                }
+                return try await group.reduce(into: [Int]()) { winners, winner in if let winner { winners.append(winner) } }
+            }
+            try expect(winners.count == 1, "\(winners.count) of 16 replaces from no record succeeded")
+            let stored = try await store.get(key)
+            try expect(stored?.payload == Data("taken-\(winners[0])".utf8), "the stored record is not the one of the replace that succeeded")
         },
         Check(name: "missing record is nil") { store in
             try expect(try await store.get(CredentialKey(namespace: "n", account: "a", item: "i")) == nil, "get of a missing key returned a record")

@@ -39,6 +39,41 @@ extension PostgresSuites {
             }
         }
 
+        /// A replace expecting no record that waits for another transaction's uncommitted insert
+        /// of the same key fails once that insert commits, and leaves the inserted record (a
+        /// `SELECT … FOR UPDATE` locks no row that does not exist yet: an upsert after it
+        /// overwrote the record, and both writers believed they held the renewal lease).
+        @Test func aReplaceFromNoRecordLosesToTheInsertItWaitedFor() async throws {
+            try await PostgresTestCluster.withCluster { cluster in
+                let store = try await PostgresCredentialStore.open(configuration: Self.configuration(cluster), options: .init(changeFeed: nil))
+                let key = AccountKey(namespace: "n", account: "a").item("lease")
+                let theirs = Envelope(kind: "lease", payload: Data("theirs".utf8), updatedAt: Date(timeIntervalSince1970: 1_700_000_000))
+                let ours = Envelope(kind: "lease", payload: Data("ours".utf8), updatedAt: Date(timeIntervalSince1970: 1_700_000_001))
+                let logger = Logger(label: "raw-insert")
+                let raw = try await PostgresConnection.connect(
+                    configuration: .init(host: "127.0.0.1", port: cluster.port, username: "authkit", password: nil, database: "postgres", tls: .disable), id: 1, logger: logger)
+                try await raw.query("BEGIN", logger: logger)
+                try await raw.query(
+                    """
+                    INSERT INTO authkit_credentials (namespace, account, item, format_version, kind, payload, updated_at, expires_at)
+                    VALUES (\(Data(key.namespace.utf8)), \(Data(key.account.utf8)), \(Data(key.item.utf8)), \(theirs.formatVersion), \(theirs.kind), \(theirs.payload), \(theirs.updatedAt.timeIntervalSince1970), NULL)
+                    """,
+                    logger: logger)
+                let replacing = Task { try await store.replace(key, ifCurrent: nil, with: ours) }
+                let waits = await eventually {
+                    let rows = try? await store.client.query("SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND wait_event_type = 'Lock'", logger: logger)
+                    guard let rows, let count = try? await rows.decode(Int.self).first(where: { _ in true }) else { return false }
+                    return count > 0
+                }
+                #expect(waits, "the replace did not wait for the uncommitted insert")
+                try await raw.query("COMMIT", logger: logger)
+                #expect(try await replacing.value == false, "a replace expecting no record overwrote a record inserted meanwhile")
+                #expect(try await store.get(key) == theirs)
+                try await raw.close()
+                await store.close()
+            }
+        }
+
         /// Instances starting together migrate once; a schema from newer code is a typed error.
         @Test func instancesMigrateOnceAndRefuseANewerSchema() async throws {
             try await PostgresTestCluster.withCluster { cluster in

@@ -230,14 +230,32 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
         }
     }
 
-    /// Compares and writes in one transaction, the row locked (`SELECT … FOR UPDATE`), so that a
-    /// renewal on one machine cannot undo a sign-in or sign-out made on another meanwhile.
+    /// Compares and writes so that the database decides, atomically, which of concurrent callers
+    /// wins, and a renewal on one machine cannot undo a sign-in or sign-out made on another
+    /// meanwhile:
+    /// - expecting no record, a write is one `INSERT … ON CONFLICT DO NOTHING`, done only if it
+    ///   inserted the row (a `SELECT … FOR UPDATE` locks no row that does not exist yet, so it
+    ///   cannot keep two callers that both read "no record" from both writing); one that waits
+    ///   for another transaction's insert of the same key fails once that insert commits;
+    /// - expecting no record, a removal only reads: it removes nothing, and succeeds when no
+    ///   committed record is there;
+    /// - expecting a record, the existing row is locked (`SELECT … FOR UPDATE`), compared, and
+    ///   written or removed in the same transaction.
     public func replace(_ key: CredentialKey, ifCurrent expected: Envelope?, with envelope: Envelope?) async throws -> Bool {
         try Self.check(key)
         try refuseWritesWhenReadOnly("replacing \(key)")
         defer { feed?.forget(key.accountKey) }
         return try await timed("replacing \(key)") { [self] in
-            try await client.withTransaction(logger: logger) { connection in
+            guard expected != nil else {
+                guard let envelope else {
+                    let rows = try await client.query(
+                        "SELECT format_version, kind, payload, updated_at, expires_at FROM \(unescaped: tables.credentials) WHERE namespace = \(Self.bytes(key.namespace)) AND account = \(Self.bytes(key.account)) AND item = \(Self.bytes(key.item))",
+                        logger: logger)
+                    return try await Self.envelope(in: rows) == nil
+                }
+                return try await Self.hasRow(client.query(Self.insertIfAbsent(envelope, for: key, into: tables), logger: logger))
+            }
+            return try await client.withTransaction(logger: logger) { connection in
                 let rows = try await connection.query(
                     "SELECT format_version, kind, payload, updated_at, expires_at FROM \(unescaped: tables.credentials) WHERE namespace = \(Self.bytes(key.namespace)) AND account = \(Self.bytes(key.account)) AND item = \(Self.bytes(key.item)) FOR UPDATE",
                     logger: logger)
@@ -289,6 +307,24 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
         ON CONFLICT (namespace, account, item) DO UPDATE SET format_version = EXCLUDED.format_version, kind = EXCLUDED.kind,
             payload = EXCLUDED.payload, updated_at = EXCLUDED.updated_at, expires_at = EXCLUDED.expires_at
         """
+    }
+
+    /// The statement that writes `envelope` at `key` only if no record is there (a record that
+    /// another transaction is inserting is waited for), and returns one row if it wrote.
+    static func insertIfAbsent(_ envelope: Envelope, for key: CredentialKey, into tables: PostgresTables) throws -> PostgresQuery {
+        try """
+        INSERT INTO \(unescaped: tables.credentials) (namespace, account, item, format_version, kind, payload, updated_at, expires_at)
+        VALUES (\(bytes(key.namespace)), \(bytes(key.account)), \(bytes(key.item)), \(envelope.formatVersion), \(envelope.kind), \(envelope.payload), \(envelope.updatedAt.timeIntervalSince1970), \(envelope.expiresAt?.timeIntervalSince1970))
+        ON CONFLICT (namespace, account, item) DO NOTHING
+        RETURNING 1
+        """
+    }
+
+    /// Whether `rows` holds at least one row (read to its end).
+    static func hasRow(_ rows: PostgresRowSequence) async throws -> Bool {
+        var found = false
+        for try await _ in rows { found = true }
+        return found
     }
 
     /// The envelope of the first row of `rows` (format_version, kind, payload, updated_at,
