@@ -105,6 +105,36 @@ import Testing
         }
     }
 
+    /// Twenty wrong codes sent at once, all waiting on the store together: the user gets
+    /// `maxFailures - 1` rejections and a lockout for every other one, exactly as if they had
+    /// been sent one by one, and the right code is refused afterwards.
+    @Test func concurrentWrongCodesCannotOutrunTheLockout() async throws {
+        let guesses = 20
+        let maxFailures = 5
+        try await TOTPSecretVault(store: store).save(totp, for: account)
+        let barrier = Barrier(parties: guesses)
+        let clock = self.clock, account = self.account
+        let verifier = TOTPVerifier(store: GatedStore(inner: store, item: TOTPSecretVault.item, barrier: barrier),
+                                    policy: .init(maxFailures: maxFailures), now: { clock.now })
+        let wrong = try wrongCode()
+        let results = try await withThrowingTaskGroup(of: TOTPVerificationResult.self) { group in
+            for _ in 0..<guesses {
+                group.addTask {
+                    let result = try await verifier.verify(wrong, for: account)
+                    barrier.withdraw()  // answered: it will not read the store (again)
+                    return result
+                }
+            }
+            return try await group.reduce(into: [TOTPVerificationResult]()) { $0.append($1) }
+        }
+        let lockedUntil = clock.now.addingTimeInterval(300)
+        let rejections = results.filter { if case .rejected = $0 { true } else { false } }
+        #expect(Set(rejections) == Set((1..<maxFailures).map { TOTPVerificationResult.rejected(remainingAttempts: $0) }))
+        #expect(rejections.count == maxFailures - 1)
+        #expect(results.filter { $0 == .lockedOut(until: lockedUntil) }.count == guesses - (maxFailures - 1))
+        #expect(try await verifier.verify(try totp.code(at: clock.now), for: account) == .lockedOut(until: lockedUntil))
+    }
+
     @Test func verifiesAgainstAGivenGenerator() async throws {
         let clock = self.clock
         let verifier = TOTPVerifier(store: store, now: { clock.now })

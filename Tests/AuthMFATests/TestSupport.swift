@@ -72,3 +72,83 @@ struct DirectoryTestStore: CredentialStore {
     }
     func removeDirectory() { try? FileManager.default.removeItem(at: directory) }
 }
+
+/// Holds callers until `parties` of them have arrived, then lets them all go on together, for
+/// `rounds` rounds; after the last round every caller goes on at once. A caller that will not
+/// arrive (it was answered without reaching the store) withdraws, and the round then waits for
+/// one party fewer. So a test can force every caller to read before any of them writes, without
+/// sleeping.
+final class Barrier: Sendable {
+    private struct State {
+        var parties: Int
+        var roundsLeft: Int
+        var waiting: [CheckedContinuation<Void, Never>] = []
+        var withdrawn = 0
+
+        /// The callers to release when the round is complete, starting the next one.
+        mutating func completeRound() -> [CheckedContinuation<Void, Never>] {
+            guard roundsLeft > 0, waiting.count + withdrawn >= parties else { return [] }
+            let released = waiting
+            waiting = []
+            withdrawn = 0
+            roundsLeft -= 1
+            return released
+        }
+    }
+
+    private let state: Mutex<State>
+
+    init(parties: Int, rounds: Int = 1) {
+        state = Mutex(State(parties: parties, roundsLeft: rounds))
+    }
+
+    /// Waits until the round is complete (at once after the last round).
+    func arrive() async {
+        guard state.withLock({ $0.roundsLeft > 0 }) else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let released: [CheckedContinuation<Void, Never>]? = state.withLock { state in
+                guard state.roundsLeft > 0 else { return nil }
+                state.waiting.append(continuation)
+                return state.completeRound()
+            }
+            guard let released else { return continuation.resume() }
+            for waiter in released { waiter.resume() }
+        }
+    }
+
+    /// Counts a caller that will not arrive in this round.
+    func withdraw() {
+        let released = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard state.roundsLeft > 0 else { return [] }
+            state.withdrawn += 1
+            return state.completeRound()
+        }
+        for waiter in released { waiter.resume() }
+    }
+}
+
+/// A store whose reads of one item wait at a ``Barrier`` once they have read (reads of other
+/// items, and every write, go straight to `inner`): the callers of a round all read the record
+/// as it was before any of them goes on to write. Its `replace` is `inner`'s own, atomic one.
+struct GatedStore: CredentialStore {
+    let inner: InMemoryCredentialStore
+    /// The item whose reads wait.
+    let item: String
+    let barrier: Barrier
+
+    func get(_ key: CredentialKey) async throws -> Envelope? {
+        let envelope = try await inner.get(key)
+        if key.item == item { await barrier.arrive() }
+        return envelope
+    }
+    func put(_ envelope: Envelope, for key: CredentialKey) async throws { try await inner.put(envelope, for: key) }
+    func delete(_ key: CredentialKey) async throws { try await inner.delete(key) }
+    func items(of account: AccountKey) async throws -> [String] { try await inner.items(of: account) }
+    func accounts(in namespace: String) async throws -> [String] { try await inner.accounts(in: namespace) }
+    func namespaces() async throws -> [String] { try await inner.namespaces() }
+    func deleteAccount(_ account: AccountKey) async throws { try await inner.deleteAccount(account) }
+    func deleteAll() async throws { try await inner.deleteAll() }
+    func replace(_ key: CredentialKey, ifCurrent expected: Envelope?, with envelope: Envelope?) async throws -> Bool {
+        try await inner.replace(key, ifCurrent: expected, with: envelope)
+    }
+}

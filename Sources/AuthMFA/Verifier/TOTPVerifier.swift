@@ -16,6 +16,13 @@ public import Foundation
 /// ``Policy/failureWindow`` refuses every code until ``Policy/lockoutDuration`` has passed.
 /// Failure counts live in memory; the replay record and secrets live in the store.
 ///
+/// An attempt counts against the limit from the moment it starts, before the verifier waits for
+/// the store, so concurrent guesses cannot outrun the lockout: at most ``Policy/maxFailures``
+/// codes are checked before a lockout, however the calls interleave. While the attempts that may
+/// use up the last allowed failures are being checked, a further one is refused as
+/// ``TOTPVerificationResult/lockedOut(until:)``, with the end the lockout would have if they all
+/// failed now.
+///
 /// ```swift
 /// let verifier = TOTPVerifier(store: store, now: { clock.now() })
 /// switch try await verifier.verify(code, for: account) {
@@ -51,6 +58,8 @@ public actor TOTPVerifier: CustomStringConvertible, CustomReflectable {
     private let now: @Sendable () -> Date
     private var failures: [AccountKey: [Date]] = [:]
     private var lockedUntil: [AccountKey: Date] = [:]
+    /// Attempts that have started and not yet ended, per account (see ``startAttempt(for:at:)``).
+    private var attemptsInFlight: [AccountKey: Int] = [:]
 
     /// Creates a verifier whose secrets and replay records live in `store`.
     ///
@@ -71,7 +80,8 @@ public actor TOTPVerifier: CustomStringConvertible, CustomReflectable {
     ///   ``/AuthCore/CredentialStoreError`` when the store fails (the code is then not accepted).
     public func verify(_ code: String, for account: AccountKey) async throws -> TOTPVerificationResult {
         let date = now()
-        if let until = activeLockout(for: account, at: date) { return .lockedOut(until: until) }
+        if let refusal = startAttempt(for: account, at: date) { return refusal }
+        defer { endAttempt(for: account) }
         guard let totp = try await secrets.load(for: account) else {
             throw MFAError.notEnrolled(method: .totp)
         }
@@ -83,7 +93,8 @@ public actor TOTPVerifier: CustomStringConvertible, CustomReflectable {
     /// - Throws: ``/AuthCore/CredentialStoreError`` when the replay record cannot be read or written.
     public func verify(_ code: String, for account: AccountKey, using totp: TOTP) async throws -> TOTPVerificationResult {
         let date = now()
-        if let until = activeLockout(for: account, at: date) { return .lockedOut(until: until) }
+        if let refusal = startAttempt(for: account, at: date) { return refusal }
+        defer { endAttempt(for: account) }
         return try await check(code, for: account, using: totp, at: date)
     }
 
@@ -96,6 +107,29 @@ public actor TOTPVerifier: CustomStringConvertible, CustomReflectable {
     public func resetFailures(for account: AccountKey) {
         failures[account] = nil
         lockedUntil[account] = nil
+    }
+
+    /// Starts an attempt for `account` before anything suspends: refuses it when the account is
+    /// locked out, or when the failures counted so far plus the attempts being checked already
+    /// reach ``Policy/maxFailures``; otherwise counts it as being checked (until
+    /// ``endAttempt(for:)``) and returns nil.
+    ///
+    /// So failures plus attempts in flight never exceed the limit, and a lockout only starts
+    /// when no other attempt of the account is in flight.
+    private func startAttempt(for account: AccountKey, at date: Date) -> TOTPVerificationResult? {
+        if let until = activeLockout(for: account, at: date) { return .lockedOut(until: until) }
+        let inFlight = attemptsInFlight[account] ?? 0
+        guard recentFailures(for: account, at: date).count + inFlight < policy.maxFailures else {
+            return .lockedOut(until: date.addingTimeInterval(policy.lockoutDuration))
+        }
+        attemptsInFlight[account] = inFlight + 1
+        return nil
+    }
+
+    /// Ends an attempt started by ``startAttempt(for:at:)``, whatever its outcome.
+    private func endAttempt(for account: AccountKey) {
+        let inFlight = (attemptsInFlight[account] ?? 1) - 1
+        attemptsInFlight[account] = inFlight > 0 ? inFlight : nil
     }
 
     private func check(_ code: String, for account: AccountKey, using totp: TOTP, at date: Date) async throws -> TOTPVerificationResult {
@@ -118,8 +152,13 @@ public actor TOTPVerifier: CustomStringConvertible, CustomReflectable {
         return nil
     }
 
+    /// The account's failures within ``Policy/failureWindow`` before `date`.
+    private func recentFailures(for account: AccountKey, at date: Date) -> [Date] {
+        (failures[account] ?? []).filter { date.timeIntervalSince($0) < policy.failureWindow }
+    }
+
     private func recordFailure(for account: AccountKey, at date: Date, replayed: Bool) -> TOTPVerificationResult {
-        var recent = (failures[account] ?? []).filter { date.timeIntervalSince($0) < policy.failureWindow }
+        var recent = recentFailures(for: account, at: date)
         recent.append(date)
         if recent.count >= policy.maxFailures {
             failures[account] = nil

@@ -60,6 +60,8 @@ actor MFAServerState {
     private var challenges: [String: PendingChallenge] = [:]
     private var recoveryFailures: [String: [Date]] = [:]
     private var recoveryLockedUntil: [String: Date] = [:]
+    /// Recovery-code attempts that have started and not yet ended, per user.
+    private var recoveryAttemptsInFlight: [String: Int] = [:]
 
     /// Creates empty state reading time from `clock`.
     init(clock: ServerClock, policy: TOTPVerifier.Policy = TOTPVerifier.Policy()) {
@@ -128,6 +130,10 @@ actor MFAServerState {
             if case .lockedOut(let until) = result { return .lockedOut(until: until) }
             accepted = result.isAccepted
         default:
+            // Counted before the vault is awaited (as the verifier counts TOTP attempts), so that
+            // concurrent wrong codes cannot all pass the lockout check before one is recorded.
+            if let until = startRecoveryAttempt(userID) { return .lockedOut(until: until) }
+            defer { endRecoveryAttempt(userID) }
             accepted = try await recoveryCodes.redeem(code, for: account)
             if accepted {
                 await verifier.resetFailures(for: account)
@@ -161,6 +167,26 @@ actor MFAServerState {
             recovery = nil
         }
         return [totp, recovery].compactMap { $0 }.max()
+    }
+
+    /// Starts a recovery-code attempt before anything suspends: returns the end of the lockout
+    /// when the user is locked out, or when the failures counted so far plus the attempts being
+    /// checked already reach the limit (then the end the lockout would have if they all failed
+    /// now); otherwise counts the attempt as being checked, until ``endRecoveryAttempt(_:)``.
+    private func startRecoveryAttempt(_ userID: String) -> Date? {
+        let now = clock.now()
+        if let until = recoveryLockedUntil[userID], until > now { return until }
+        let recent = (recoveryFailures[userID] ?? []).filter { now.timeIntervalSince($0) < policy.failureWindow }
+        let inFlight = recoveryAttemptsInFlight[userID] ?? 0
+        guard recent.count + inFlight < policy.maxFailures else { return now.addingTimeInterval(policy.lockoutDuration) }
+        recoveryAttemptsInFlight[userID] = inFlight + 1
+        return nil
+    }
+
+    /// Ends an attempt started by ``startRecoveryAttempt(_:)``, whatever its outcome.
+    private func endRecoveryAttempt(_ userID: String) {
+        let inFlight = (recoveryAttemptsInFlight[userID] ?? 1) - 1
+        recoveryAttemptsInFlight[userID] = inFlight > 0 ? inFlight : nil
     }
 
     /// Counts a wrong recovery code with the verifier's limits; returns the lockout end when
