@@ -101,6 +101,39 @@ import Testing
         #expect(successes == 1)
     }
 
+    /// Two vaults (two servers) over one store redeem two different codes at once, both reading
+    /// the codes before either writes: both codes are accepted, both count as used, and the
+    /// first cannot be used again (neither redemption undid the other).
+    @Test func concurrentRedemptionsThroughTwoVaultsAreBothKept() async throws {
+        let store = InMemoryCredentialStore()
+        let gated = GatedStore(inner: store, item: RecoveryCodeVault.item, barrier: Barrier(parties: 2))
+        let first = RecoveryCodeVault(store: gated)
+        let second = RecoveryCodeVault(store: gated)
+        let account = self.account
+        let codes = try await first.regenerate(for: account, count: 5)  // writes only
+        async let redeemedFirst = first.redeem(codes[0].formatted, for: account)
+        async let redeemedSecond = second.redeem(codes[1].formatted, for: account)
+        #expect(try await [redeemedFirst, redeemedSecond] == [true, true])
+        #expect(try await first.remaining(for: account) == 3)
+        #expect(try await second.redeem(codes[0].formatted, for: account) == false)
+        #expect(try await first.redeem(codes[1].formatted, for: account) == false)
+    }
+
+    /// When other writers change the codes during every attempt to consume one, the user gets a
+    /// typed error to retry on, and the code is not consumed.
+    @Test func endlessConflictsAreATypedErrorAndConsumeNothing() async throws {
+        let store = InMemoryCredentialStore()
+        let codes = try await RecoveryCodeVault(store: store).regenerate(for: account, count: 3)
+        let vault = RecoveryCodeVault(store: AlwaysConflictingStore(inner: store))
+        do {
+            _ = try await vault.redeem(codes[0].formatted, for: account)
+            Issue.record("redeemed although every write conflicted")
+        } catch let error as MFAError {
+            #expect(error.code == .writeConflict)
+        }
+        #expect(try await RecoveryCodeVault(store: store).remaining(for: account) == 3)
+    }
+
     @Test func codeSetRedeemsInMemoryToo() throws {
         let codes = RecoveryCode.generate(count: 3)
         var set = RecoveryCodeSet(codes: codes)

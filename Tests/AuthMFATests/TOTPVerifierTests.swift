@@ -135,6 +135,26 @@ import Testing
         #expect(try await verifier.verify(try totp.code(at: clock.now), for: account) == .lockedOut(until: lockedUntil))
     }
 
+    /// Two verifiers (two servers) over one store get the same valid code at once, both reading
+    /// the replay record before either writes it: the user is signed in once; the other
+    /// submission is reported as a replay, and so is any later one.
+    @Test func aCodeSentToTwoVerifiersAtOnceIsAcceptedOnce() async throws {
+        try await TOTPSecretVault(store: store).save(totp, for: account)
+        // Each verification reads the replay record twice (its last step, then to record the
+        // new one): both verifiers make each read before either goes on.
+        let gated = GatedStore(inner: store, item: OTPReplayGuard.item, barrier: Barrier(parties: 2, rounds: 2))
+        let clock = self.clock, account = self.account
+        let first = TOTPVerifier(store: gated, now: { clock.now })
+        let second = TOTPVerifier(store: gated, now: { clock.now })
+        let code = try totp.code(at: clock.now)
+        async let one = first.verify(code, for: account)
+        async let other = second.verify(code, for: account)
+        let results = try await [one, other]
+        #expect(results.filter(\.isAccepted) == [.accepted(step: try totp.step(at: clock.now))])
+        #expect(results.filter { $0 == .replayed }.count == 1)
+        #expect(try await TOTPVerifier(store: store, now: { clock.now }).verify(code, for: account) == .replayed)
+    }
+
     @Test func verifiesAgainstAGivenGenerator() async throws {
         let clock = self.clock
         let verifier = TOTPVerifier(store: store, now: { clock.now })

@@ -152,3 +152,19 @@ struct GatedStore: CredentialStore {
         try await inner.replace(key, ifCurrent: expected, with: envelope)
     }
 }
+
+/// A store where another writer always gets in first: every conditional write finds the record
+/// changed and writes nothing.
+struct AlwaysConflictingStore: CredentialStore {
+    let inner: InMemoryCredentialStore
+
+    func get(_ key: CredentialKey) async throws -> Envelope? { try await inner.get(key) }
+    func put(_ envelope: Envelope, for key: CredentialKey) async throws { try await inner.put(envelope, for: key) }
+    func delete(_ key: CredentialKey) async throws { try await inner.delete(key) }
+    func items(of account: AccountKey) async throws -> [String] { try await inner.items(of: account) }
+    func accounts(in namespace: String) async throws -> [String] { try await inner.accounts(in: namespace) }
+    func namespaces() async throws -> [String] { try await inner.namespaces() }
+    func deleteAccount(_ account: AccountKey) async throws { try await inner.deleteAccount(account) }
+    func deleteAll() async throws { try await inner.deleteAll() }
+    func replace(_ key: CredentialKey, ifCurrent expected: Envelope?, with envelope: Envelope?) async throws -> Bool { false }
+}

@@ -12,8 +12,11 @@ public import Foundation
 /// a code the first time it is used.
 ///
 /// The record is item `recovery-codes` of the account, kind `otp.recovery`, holding a
-/// ``RecoveryCodeSet`` as JSON. Redeeming is serialized per account within the process, so a
-/// code cannot be used twice by concurrent requests.
+/// ``RecoveryCodeSet`` as JSON. A code is consumed by compare-and-swap on the record
+/// (``/AuthCore/CredentialStore/replace(_:ifCurrent:with:)``), so a code cannot be used twice and
+/// no redemption is undone by another, whether concurrent requests reach the same vault, two
+/// vaults, or two processes sharing the store. (Calls for one account to one vault also wait for
+/// each other, which spares them conflicts; correctness does not rest on that.)
 ///
 /// ```swift
 /// let vault = RecoveryCodeVault(store: store)
@@ -58,16 +61,15 @@ public actor RecoveryCodeVault: CustomStringConvertible, CustomReflectable {
     ///
     /// - Returns: true the first time a valid code is given; false for a wrong, malformed or
     ///   already used code, or when the account has no codes.
-    /// - Throws: ``/AuthCore/CredentialStoreError`` when the store fails; the code is then not consumed
-    ///   and not accepted.
+    /// - Throws: ``/AuthCore/CredentialStoreError`` when the store fails; ``MFAError``
+    ///   `.writeConflict` when other writers kept changing the record. The code is then not
+    ///   consumed and not accepted.
     public func redeem(_ code: String, for account: AccountKey) async throws -> Bool {
         try await locks.withLock(account) { [store, json, now] in
-            let key = account.item(Self.item)
-            guard var set = try await json.load(from: store, key: key) else { return false }
-            let date = now()
-            guard set.redeem(code, at: date) else { return false }
-            try await json.save(set, to: store, key: key, now: date)
-            return true
+            try await json.update(in: store, key: account.item(Self.item), now: now) { stored, date in
+                guard var set = stored, set.redeem(code, at: date) else { return (nil, false) }
+                return (set, true)
+            }
         }
     }
 

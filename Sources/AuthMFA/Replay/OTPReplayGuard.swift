@@ -13,8 +13,11 @@ public import Foundation
 ///
 /// The last accepted step is persisted in a ``/AuthCore/CredentialStore`` (item `otp-replay` of the
 /// account, kind `otp.replay`, JSON `{"lastAcceptedStep": N}`), so it survives restarts and is
-/// shared by every guard over the same store. Calls for one account are serialized within the
-/// process, so two concurrent submissions of the same code cannot both be accepted.
+/// shared by every guard over the same store. A step is recorded by compare-and-swap on the
+/// record (``/AuthCore/CredentialStore/replace(_:ifCurrent:with:)``), so two concurrent submissions
+/// of the same code cannot both be accepted, whether they reach the same guard, two guards, or
+/// two processes sharing the store. (Calls for one account to one guard also wait for each
+/// other, which spares them conflicts; correctness does not rest on that.)
 ///
 /// ```swift
 /// let replayGuard = OTPReplayGuard(store: store)
@@ -58,7 +61,8 @@ public actor OTPReplayGuard: CustomStringConvertible, CustomReflectable {
     ///
     /// - Returns: true when the step was new and is now recorded; false for a replay (the step
     ///   or a later one was accepted already).
-    /// - Throws: ``/AuthCore/CredentialStoreError`` when the record cannot be read or written; the step is
+    /// - Throws: ``/AuthCore/CredentialStoreError`` when the record cannot be read or written;
+    ///   ``MFAError`` `.writeConflict` when other writers kept changing the record. The step is
     ///   then not accepted.
     public func accept(step: UInt64, for account: AccountKey) async throws -> Bool {
         try await locks.withLock(account) { [self] in
@@ -74,12 +78,10 @@ public actor OTPReplayGuard: CustomStringConvertible, CustomReflectable {
     }
 
     private func acceptHoldingLock(step: UInt64, for account: AccountKey) async throws -> Bool {
-        let key = account.item(Self.item)
-        if let last = try await json.load(from: store, key: key)?.lastAcceptedStep, step <= last {
-            return false
+        try await json.update(in: store, key: account.item(Self.item), now: now) { record, _ in
+            if let last = record?.lastAcceptedStep, step <= last { return (nil, false) }
+            return (Record(lastAcceptedStep: step), true)
         }
-        try await json.save(Record(lastAcceptedStep: step), to: store, key: key, now: now())
-        return true
     }
 
     /// `OTPReplayGuard(item: otp-replay)`.

@@ -47,6 +47,10 @@ extension ErrorCode where Domain == MFAError {
     public static var noMethodAvailable: Self { Self("noMethodAvailable") }
     /// The account has no secret for the method (not enrolled).
     public static var notEnrolled: Self { Self("notEnrolled") }
+    /// A record (replay record, recovery codes) kept being changed by other writers, in this
+    /// process or others sharing the store, while it was being updated, and the update gave up;
+    /// nothing was written, and the code was not accepted. It may pass: try again.
+    public static var writeConflict: Self { Self("writeConflict") }
 
     // OTP generation and configuration.
 
@@ -111,6 +115,10 @@ extension MFAError {
     /// No secret for the method.
     public static func notEnrolled(method: MFAMethod) -> MFAError {
         MFAError(code: .notEnrolled, message: "the account is not enrolled for \(method.rawValue); enrol it first")
+    }
+    /// An update of a record of kind `kind` lost to other writers `attempts` times in a row.
+    public static func writeConflict(kind: String, attempts: Int) -> MFAError {
+        MFAError(code: .writeConflict, message: "the \(kind) record was changed by other writers during each of \(attempts) attempts to update it; nothing was written, try again")
     }
 }
 
