@@ -27,6 +27,30 @@ import Testing
         #expect(plain == CredentialStoreConformance.checkNames)
     }
 
+    /// A read that runs while a fenced write or an account's removal is under way, and reads
+    /// the record before the write lands, must not keep it: it was kept for the cache's lifetime,
+    /// so a renewal's superseded record, or a removed one, was served after the write returned.
+    @Test(arguments: ["replace", "deleteAccount"])
+    func aReadBesideAWriteDoesNotOutliveIt(write: String) async throws {
+        let backing = InMemoryCredentialStore()
+        try await backing.put(Self.envelope("v1"), for: Self.key)
+        let gated = GatedWrites(backing)
+        let cache = CachingCredentialStore(gated, lifetime: .seconds(60), clock: ManualClock())
+        let v1 = try await backing.get(Self.key)
+        let writing = Task {
+            if write == "replace" {
+                #expect(try await cache.replace(Self.key, ifCurrent: v1, with: Self.envelope("v2")))
+            } else {
+                try await cache.deleteAccount(Self.key.accountKey)
+            }
+        }
+        await gated.writeArrived()
+        #expect(try await cache.get(Self.key)?.payload == Data("v1".utf8))  // the write has not landed
+        gated.open()
+        try await writing.value
+        #expect(try await cache.get(Self.key)?.payload == (write == "replace" ? Data("v2".utf8) : nil))
+    }
+
     /// Review of issue 18: the compare of a fenced write is the backing store's, never a cached
     /// copy that another process's sign-in has already replaced.
     @Test func aFencedWriteComparesWithTheBackingStoreNotTheCache() async throws {
@@ -158,6 +182,43 @@ import Testing
         #expect(container[CredentialStoreKey.self] is any CredentialCaching)
         try await cache.put(Self.envelope("v"), for: Self.key)
         #expect(try await backing.get(Self.key)?.payload == Data("v".utf8))
+    }
+}
+
+/// A store whose writes wait until the test opens it, once it has seen one arrive.
+final class GatedWrites: CredentialStore {
+    let inner: InMemoryCredentialStore
+    private let arrived: AsyncStream<Void>
+    private let arrival: AsyncStream<Void>.Continuation
+    private let gate: AsyncStream<Void>
+    private let opening: AsyncStream<Void>.Continuation
+
+    init(_ inner: InMemoryCredentialStore) {
+        self.inner = inner
+        (arrived, arrival) = AsyncStream.makeStream()
+        (gate, opening) = AsyncStream.makeStream()
+    }
+
+    /// Returns once a write is waiting at the gate.
+    func writeArrived() async { for await _ in arrived { return } }
+    /// Lets every write through.
+    func open() { opening.finish() }
+    private func pass() async {
+        arrival.yield()
+        for await _ in gate {}
+    }
+
+    func get(_ key: CredentialKey) async throws -> Envelope? { try await inner.get(key) }
+    func put(_ envelope: Envelope, for key: CredentialKey) async throws { await pass(); try await inner.put(envelope, for: key) }
+    func delete(_ key: CredentialKey) async throws { await pass(); try await inner.delete(key) }
+    func items(of account: AccountKey) async throws -> [String] { try await inner.items(of: account) }
+    func accounts(in namespace: String) async throws -> [String] { try await inner.accounts(in: namespace) }
+    func namespaces() async throws -> [String] { try await inner.namespaces() }
+    func deleteAccount(_ account: AccountKey) async throws { await pass(); try await inner.deleteAccount(account) }
+    func deleteAll() async throws { await pass(); try await inner.deleteAll() }
+    func replace(_ key: CredentialKey, ifCurrent expected: Envelope?, with envelope: Envelope?) async throws -> Bool {
+        await pass()
+        return try await inner.replace(key, ifCurrent: expected, with: envelope)
     }
 }
 

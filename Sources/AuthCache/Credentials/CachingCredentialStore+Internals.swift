@@ -24,8 +24,9 @@ extension CachingCredentialStore {
     }
 
     /// Runs a write on the inner store. Before it, the records it touches are dropped; after
-    /// it succeeds, `keeping` is stored, unless another write began or ended meanwhile, in
-    /// which case the touched records are dropped again.
+    /// it, they are dropped again (a read that ran beside the write may have kept what the
+    /// inner store held before it), and, when it succeeded and no other write began or ended
+    /// meanwhile, `keeping` is stored.
     func write(
         keeping: [CredentialKey: Envelope?],
         _ operation: () async throws -> Void,
@@ -47,11 +48,10 @@ extension CachingCredentialStore {
         }
         let expiresAt = clock.now().addingTimeInterval(lifetime.seconds)
         state.withLock { state in
+            state.entries = state.entries.filter { !touched($0.key) }
             if state.generation == started {
                 makeRoom(in: &state, at: clock.now())
                 for (key, envelope) in keeping { state.entries[key] = Cached(envelope: envelope, expiresAt: expiresAt) }
-            } else {
-                state.entries = state.entries.filter { !touched($0.key) }
             }
             state.generation += 1
         }
