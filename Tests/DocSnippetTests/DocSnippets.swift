@@ -404,8 +404,8 @@ import Testing
         _ = headers
     }
 
-    /// Sources/AuthCore/Renewal/AccountSession.swift:474
-    static func AuthCore_Renewal_AccountSession_474() async throws {
+    /// Sources/AuthCore/Renewal/AccountSession.swift:478
+    static func AuthCore_Renewal_AccountSession_478() async throws {
         for await state in client.session.states() {
             if case .reauthenticationRequired = state { showSignIn(client.account) }
         }
@@ -657,8 +657,8 @@ import Testing
         _ = set
     }
 
-    /// Sources/AuthMFA/Recovery/RecoveryCodeVault.swift:18
-    static func AuthMFA_Recovery_RecoveryCodeVault_18() async throws {
+    /// Sources/AuthMFA/Recovery/RecoveryCodeVault.swift:21
+    static func AuthMFA_Recovery_RecoveryCodeVault_21() async throws {
         let vault = RecoveryCodeVault(store: store)
         let codes = try await vault.regenerate(for: account)   // show these once
         print(try await vault.redeem("7k3m-q9x2", for: account))      // true, then false
@@ -666,8 +666,8 @@ import Testing
         _ = codes
     }
 
-    /// Sources/AuthMFA/Replay/OTPReplayGuard.swift:19
-    static func AuthMFA_Replay_OTPReplayGuard_19() async throws {
+    /// Sources/AuthMFA/Replay/OTPReplayGuard.swift:22
+    static func AuthMFA_Replay_OTPReplayGuard_22() async throws {
         let replayGuard = OTPReplayGuard(store: store)
         if let step = totp.verify(code, at: now), try await replayGuard.accept(step: step, for: account) {
             // first use of this code
@@ -692,8 +692,8 @@ import Testing
         _ = loaded
     }
 
-    /// Sources/AuthMFA/Verifier/TOTPVerifier.swift:19
-    static func AuthMFA_Verifier_TOTPVerifier_19() async throws {
+    /// Sources/AuthMFA/Verifier/TOTPVerifier.swift:26
+    static func AuthMFA_Verifier_TOTPVerifier_26() async throws {
         let verifier = TOTPVerifier(store: store, now: { clock.now() })
         switch try await verifier.verify(code, for: account) {
         case .accepted: signIn()
