@@ -25,7 +25,10 @@ public actor AccountLocks {
     public init() {}
 
     /// Runs `body` holding the lock of `account`.
-    /// - Parameter timeout: The longest wait for the lock; nil for as long as it takes.
+    /// - Parameters:
+    ///   - account: The account whose lock is held.
+    ///   - timeout: The longest wait for the lock; nil for as long as it takes.
+    ///   - body: What runs while the lock is held.
     /// - Throws: `CredentialStoreError.unavailable` when the lock was not free within `timeout`;
     ///   `CancellationError` when the task is cancelled while waiting; whatever `body` throws.
     public func withLock<T: Sendable>(_ account: AccountKey, waitingAtMost timeout: Duration? = nil, _ body: @Sendable () async throws -> T) async throws -> T {
