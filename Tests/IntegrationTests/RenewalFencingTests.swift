@@ -88,17 +88,24 @@ import Testing
         }
     }
 
+    /// A client of alice on the SQLite store at `path` whose renewal the server refused for good
+    /// (a refresh token it never issued): its requests fail with `reauthenticationRequired`.
+    static func daemonRefusedForGood(_ h: Harness, _ path: String) async throws -> AccountClient<BearerStrategy> {
+        let container = h.container(store: try await SQLiteCredentialStore.open(at: path))
+        try await h.register("alice")
+        let daemon = container.makeClient(for: Self.alice, strategy: h.bearer())
+        var dead = try await h.login("alice")
+        dead.refreshToken = Secret("a-refresh-token-the-server-never-issued")
+        dead.expiresAt = Date().addingTimeInterval(-1)
+        try await daemon.signIn(dead)
+        await #expect { try await daemon.send(.get, h.url("me")) } throws: { ($0 as? AuthError)?.code == .reauthenticationRequired }
+        return daemon
+    }
+
     @Test func aDaemonRecoversSoonAfterAnotherProcessSignsIn() async throws {
         try await Self.withStorePath { path in
             try await Harness.run { h in
-                let container = h.container(store: try await SQLiteCredentialStore.open(at: path))
-                try await h.register("alice")
-                let daemon = container.makeClient(for: Self.alice, strategy: h.bearer())
-                var dead = try await h.login("alice")
-                dead.refreshToken = Secret("a-refresh-token-the-server-never-issued")
-                dead.expiresAt = Date().addingTimeInterval(-1)
-                try await daemon.signIn(dead)
-                await #expect { try await daemon.send(.get, h.url("me")) } throws: { ($0 as? AuthError)?.code == .reauthenticationRequired }
+                let daemon = try await Self.daemonRefusedForGood(h, path)
                 #expect(try await Self.worker(h, path, "signin") == "signed-in")
                 let signedInAt = ContinuousClock.now
                 var status = 0
@@ -122,14 +129,7 @@ import Testing
         configuration.lifetimes.access = 2
         try await Self.withStorePath { path in
             try await Harness.run(configuration: configuration) { h in
-                let container = h.container(store: try await SQLiteCredentialStore.open(at: path))
-                try await h.register("alice")
-                let daemon = container.makeClient(for: Self.alice, strategy: h.bearer())
-                var dead = try await h.login("alice")
-                dead.refreshToken = Secret("a-refresh-token-the-server-never-issued")
-                dead.expiresAt = Date().addingTimeInterval(-1)
-                try await daemon.signIn(dead)
-                await #expect { try await daemon.send(.get, h.url("me")) } throws: { ($0 as? AuthError)?.code == .reauthenticationRequired }
+                let daemon = try await Self.daemonRefusedForGood(h, path)
                 #expect(try await Self.worker(h, path, "signin") == "signed-in")
                 try await Task.sleep(for: .seconds(3))  // the new access token's 2 s are over
                 let asked = ContinuousClock.now
