@@ -140,6 +140,56 @@ extension PostgresSuites {
             }
         }
 
+        /// A row locked by a transaction that does not end (another machine frozen mid-write):
+        /// every kind of write to it is `.unavailable` within its timeout, frees its connection of
+        /// the pool (a write to another record still succeeds with a pool of as many connections
+        /// as writes that waited), and does not land later, once the row is released. Before the
+        /// fix each write kept waiting on the server after the caller was told it failed, held
+        /// its pooled connection meanwhile, and committed when the lock went.
+        @Test func aWriteThatTimedOutBehindALockedRowNeverLands() async throws {
+            try await PostgresTestCluster.withCluster { cluster in
+                let store = try await PostgresCredentialStore.open(configuration: TypedErrorTests.configuration(cluster), options: .init(lockTimeout: Self.lockTimeout, operationTimeout: Self.operationTimeout, changeFeed: nil, poolSize: 5))
+                let other = AccountKey(namespace: "n", account: "bob").item("credential")
+                try await store.put(Self.record, for: Self.key)
+                try await store.put(Self.record, for: other)
+                let logger = Logger(label: "row-lock")
+                let raw = try await PostgresConnection.connect(configuration: .init(host: "127.0.0.1", port: cluster.port, username: "authkit", password: nil, database: "postgres", tls: .disable), id: 1, logger: logger)
+                for try await _ in try await raw.query("BEGIN", logger: logger) {}
+                for try await _ in try await raw.query("SELECT 1 FROM authkit_credentials WHERE namespace = \(Data("n".utf8)) AND account = \(Data("alice".utf8)) FOR UPDATE", logger: logger) {}
+
+                let changed = Envelope(kind: "bearer", payload: Data("changed".utf8), updatedAt: Date(timeIntervalSince1970: 1_700_000_001))
+                let writes: [(String, @Sendable () async throws -> Void)] = [
+                    ("put", { try await store.put(changed, for: Self.key) }),
+                    ("replace", { _ = try await store.replace(Self.key, ifCurrent: Self.record, with: changed) }),
+                    ("delete", { try await store.delete(Self.key) }),
+                    ("deleteAccount", { try await store.deleteAccount(Self.key.accountKey) }),
+                    ("deleteAll", { try await store.deleteAll() }),
+                ]
+                let outcomes = await withTaskGroup(of: (String, Duration, CredentialStoreError?).self) { group in
+                    for (name, write) in writes {
+                        group.addTask { let (took, error) = await Self.timed(write); return (name, took, error) }
+                    }
+                    return await group.reduce(into: []) { $0.append($1) }
+                }
+                for (name, took, error) in outcomes {
+                    #expect(error?.code == .unavailable && took < Self.operationTimeout + Self.margin, "\(name): \(took) \(String(describing: error))")
+                }
+                let (otherTook, otherError) = await Self.timed { try await store.put(changed, for: other) }
+                #expect(otherError == nil && otherTook < Self.operationTimeout + Self.margin, "a write to another record: \(otherTook) \(String(describing: otherError))")
+
+                for try await _ in try await raw.query("ROLLBACK", logger: logger) {}
+                let settled = await eventually(within: .seconds(30)) {
+                    guard let rows = try? await raw.query("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'", logger: logger) else { return false }
+                    return (try? await rows.decode(Int.self).first(where: { _ in true })) == 0
+                }
+                #expect(settled, "writes still wait for the row")
+                #expect(try await store.get(Self.key) == Self.record, "a write the caller was told failed landed once the row was released")
+                #expect(try await store.get(other) == changed)
+                try await raw.close()
+                await store.close()
+            }
+        }
+
         /// The lock's connection ended by the server while the holder works (a restart, or its
         /// backend terminated): the holder's result comes back within the two seconds the end of
         /// its transaction may take, not after the operation timeout, which every other renewal of

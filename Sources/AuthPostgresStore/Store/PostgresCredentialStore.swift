@@ -185,8 +185,8 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
         try Self.check(key)
         try refuseWritesWhenReadOnly("writing \(key)")
         defer { feed?.forget(key.accountKey) }  // even after a failure: the write may have committed
-        _ = try await timed("writing \(key)") { [self] in
-            try await client.query(try Self.upsert(envelope, for: key, into: tables), logger: logger)
+        try await writing("writing \(key)") { [tables] connection, logger in
+            try await Self.run(Self.upsert(envelope, for: key, into: tables), on: connection, logger: logger)
         }
     }
 
@@ -194,8 +194,8 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
         try Self.check(key)
         try refuseWritesWhenReadOnly("deleting \(key)")
         defer { feed?.forget(key.accountKey) }  // even after a failure: the write may have committed
-        _ = try await timed("deleting \(key)") { [self] in
-            try await client.query("DELETE FROM \(unescaped: tables.credentials) WHERE namespace = \(Self.bytes(key.namespace)) AND account = \(Self.bytes(key.account)) AND item = \(Self.bytes(key.item))", logger: logger)
+        try await writing("deleting \(key)") { [tables] connection, logger in
+            try await Self.run("DELETE FROM \(unescaped: tables.credentials) WHERE namespace = \(Self.bytes(key.namespace)) AND account = \(Self.bytes(key.account)) AND item = \(Self.bytes(key.item))", on: connection, logger: logger)
         }
     }
 
@@ -217,16 +217,16 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
         try Self.check(account)
         try refuseWritesWhenReadOnly("deleting \(account)")
         defer { feed?.forget(account) }  // even after a failure: the write may have committed
-        _ = try await timed("deleting \(account)") { [self] in
-            try await client.query("DELETE FROM \(unescaped: tables.credentials) WHERE namespace = \(Self.bytes(account.namespace)) AND account = \(Self.bytes(account.account))", logger: logger)
+        try await writing("deleting \(account)") { [tables] connection, logger in
+            try await Self.run("DELETE FROM \(unescaped: tables.credentials) WHERE namespace = \(Self.bytes(account.namespace)) AND account = \(Self.bytes(account.account))", on: connection, logger: logger)
         }
     }
 
     public func deleteAll() async throws {
         try refuseWritesWhenReadOnly("deleting every record")
         defer { feed?.forgetAll() }  // even after a failure: the write may have committed
-        _ = try await timed("deleting every record") { [self] in
-            try await client.query("DELETE FROM \(unescaped: tables.credentials)", logger: logger)
+        try await writing("deleting every record") { [tables] connection, logger in
+            try await Self.run("DELETE FROM \(unescaped: tables.credentials)", on: connection, logger: logger)
         }
     }
 
@@ -245,29 +245,63 @@ public final class PostgresCredentialStore: CredentialStore, Sendable {
         try Self.check(key)
         try refuseWritesWhenReadOnly("replacing \(key)")
         defer { feed?.forget(key.accountKey) }
-        return try await timed("replacing \(key)") { [self] in
-            guard expected != nil else {
-                guard let envelope else {
-                    let rows = try await client.query(
-                        "SELECT format_version, kind, payload, updated_at, expires_at FROM \(unescaped: tables.credentials) WHERE namespace = \(Self.bytes(key.namespace)) AND account = \(Self.bytes(key.account)) AND item = \(Self.bytes(key.item))",
-                        logger: logger)
-                    return try await Self.envelope(in: rows) == nil
-                }
-                return try await Self.hasRow(client.query(Self.insertIfAbsent(envelope, for: key, into: tables), logger: logger))
+        switch (expected, envelope) {
+        case (nil, nil):
+            return try await timed("replacing \(key)") { [self] in
+                let rows = try await client.query(
+                    "SELECT format_version, kind, payload, updated_at, expires_at FROM \(unescaped: tables.credentials) WHERE namespace = \(Self.bytes(key.namespace)) AND account = \(Self.bytes(key.account)) AND item = \(Self.bytes(key.item))",
+                    logger: logger)
+                return try await Self.envelope(in: rows) == nil
             }
-            return try await client.withTransaction(logger: logger) { connection in
+        case (nil, let envelope?):
+            return try await writing("replacing \(key)") { [tables] connection, logger in
+                try await Self.hasRow(connection.query(Self.insertIfAbsent(envelope, for: key, into: tables), logger: logger))
+            }
+        case (let expected?, _):
+            return try await writing("replacing \(key)") { [tables] connection, logger in
                 let rows = try await connection.query(
                     "SELECT format_version, kind, payload, updated_at, expires_at FROM \(unescaped: tables.credentials) WHERE namespace = \(Self.bytes(key.namespace)) AND account = \(Self.bytes(key.account)) AND item = \(Self.bytes(key.item)) FOR UPDATE",
                     logger: logger)
                 guard try await Self.envelope(in: rows) == expected else { return false }
                 if let envelope {
-                    try await connection.query(try Self.upsert(envelope, for: key, into: tables), logger: logger)
+                    try await Self.run(try Self.upsert(envelope, for: key, into: tables), on: connection, logger: logger)
                 } else {
-                    try await connection.query("DELETE FROM \(unescaped: tables.credentials) WHERE namespace = \(Self.bytes(key.namespace)) AND account = \(Self.bytes(key.account)) AND item = \(Self.bytes(key.item))", logger: logger)
+                    try await Self.run("DELETE FROM \(unescaped: tables.credentials) WHERE namespace = \(Self.bytes(key.namespace)) AND account = \(Self.bytes(key.account)) AND item = \(Self.bytes(key.item))", on: connection, logger: logger)
                 }
                 return true
             }
         }
+    }
+
+    /// Runs `body`, a write, in a transaction that cannot outlive the caller's wait:
+    /// - the server itself ends it at ``operationTimeout`` (its `lock_timeout`, `statement_timeout`
+    ///   and `idle_in_transaction_session_timeout`, for this transaction only), so a row another
+    ///   transaction holds does not keep a connection of the pool waiting, and a writer of this
+    ///   store that froze mid-transaction does not keep its rows locked;
+    /// - at the deadline of ``timed(_:_:)`` (or when the caller is cancelled) the connection is
+    ///   closed and the transaction is not committed: a write the caller was told failed does
+    ///   not land later, when the lock it waited for is released. Only a `COMMIT` already sent
+    ///   when the deadline passes may still land, as with any database.
+    func writing<T: Sendable>(_ what: String, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T) async throws -> T {
+        let limit = "\(max(1, operationTimeout.milliseconds))ms"
+        return try await timed(what) { [client, logger] in
+            try await client.withTransaction(logger: logger) { connection in
+                try await withTaskCancellationHandler {
+                    try await Self.run("SELECT set_config('lock_timeout', \(limit), true), set_config('statement_timeout', \(limit), true), set_config('idle_in_transaction_session_timeout', \(limit), true)", on: connection, logger: logger)
+                    let result = try await body(connection, logger)
+                    try Task.checkCancellation()  // past the deadline: rolled back, not committed
+                    return result
+                } onCancel: {
+                    _ = connection.close() as EventLoopFuture<Void>  // not awaited: the caller is not held up
+                }
+            }
+        }
+    }
+
+    /// Runs `query` on `connection` to its end (its rows drained: a query returns when its
+    /// columns are described, before it has run).
+    static func run(_ query: PostgresQuery, on connection: PostgresConnection, logger: Logger) async throws {
+        for try await _ in try await connection.query(query, logger: logger) {}
     }
 
     private func strings(_ what: String, _ query: PostgresQuery) async throws -> [String] {
