@@ -54,4 +54,30 @@ import Testing
         store.fault.withLock { $0 = nil }
         #expect(try await client.isSignedIn())
     }
+
+    /// A sign-out runs the container's sign-out steps after removing the credential, before it
+    /// returns, each one even when one before it failed; a failing step is thrown once the
+    /// account is signed out, and a second sign-out runs the steps again.
+    @Test func aSignOutRunsEveryStepAndASecondOneRetriesAFailedStep() async throws {
+        let store = InMemoryCredentialStore()
+        let container = container(store)
+        struct StepFailed: Error {}
+        let ran = Mutex<[String]>([])
+        let failures = Mutex(1)
+        container.addSignOutStep(named: "first") { account in
+            ran.withLock { $0.append("first \(account.account)") }
+            if failures.withLock({ count in defer { count -= 1 }; return count > 0 }) { throw StepFailed() }
+        }
+        container.addSignOutStep(named: "second") { account in
+            let stored = try await store.get(account.item(CredentialVault.credentialItem))
+            ran.withLock { $0.append("second \(account.account) \(stored == nil ? "after" : "before") the removal") }
+        }
+        let client = container.makeClient(for: alice, strategy: strategy)
+        try await client.signIn(BearerTokenSet(accessToken: "token-1"))
+        await #expect(throws: StepFailed.self) { try await client.signOut() }
+        #expect(ran.withLock { $0 } == ["first alice", "second alice after the removal"])
+        #expect(try await client.isSignedIn() == false)
+        try await client.signOut()
+        #expect(ran.withLock { $0 }.count == 4)
+    }
 }

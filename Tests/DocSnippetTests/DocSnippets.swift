@@ -102,8 +102,8 @@ import Testing
         _ = mayStore
     }
 
-    /// Sources/AuthCookie/Container/AuthContainer+Cookies.swift:67
-    static func AuthCookie_Container_AuthContainer_Cookies_67() async throws {
+    /// Sources/AuthCookie/Container/AuthContainer+Cookies.swift:77
+    static func AuthCookie_Container_AuthContainer_Cookies_77() async throws {
         container.useCookies()
         let jar = try await container.restoreCookieJar(for: alice)   // what a previous run saved
         _ = jar
@@ -193,9 +193,9 @@ import Testing
         _ = isSecure
     }
 
-    /// Sources/AuthCookie/Persistence/CookieJarStore.swift:18
-    static func AuthCookie_Persistence_CookieJarStore_18() async throws {
-        let store = CookieJarStore(store: credentialStore, account: AccountKey(namespace: "api", account: "alice"))
+    /// Sources/AuthCookie/Persistence/CookieJarStore.swift:20
+    static func AuthCookie_Persistence_CookieJarStore_20() async throws {
+        let store = CookieJarStore(vault: CredentialVault(store: credentialStore, cipher: cipher), account: AccountKey(namespace: "api", account: "alice"))
         let jar = try await store.loadJar()   // empty when nothing was saved
         jar.setCookies(fromHeaderValues: ["sid=abc; Max-Age=3600"], for: url)
         try await store.save(jar)
@@ -273,14 +273,21 @@ import Testing
         container.useCipher(try AESGCMCipher(key: keyFromTheKeychainOrASecretsManager))
     }
 
-    /// Sources/AuthCore/Container/AuthContainer+Plugins.swift:135
-    static func AuthCore_Container_AuthContainer_Plugins_135() async throws {
+    /// Sources/AuthCore/Container/AuthContainer+Plugins.swift:137
+    static func AuthCore_Container_AuthContainer_Plugins_137() async throws {
         container.addMiddleware(.observation, named: "request-id") { _ in
             ClosureMiddleware { request, next in
                 var request = request
                 request.head.headerFields[HTTPField.Name("X-Request-ID")!] = UUID().uuidString
                 return try await next(request)
             }
+        }
+    }
+
+    /// Sources/AuthCore/Container/AuthContainer+Plugins.swift:209
+    static func AuthCore_Container_AuthContainer_Plugins_209() async throws {
+        container.addSignOutStep(named: "avatars") { account in
+            try? FileManager.default.removeItem(at: appSupport.appending(path: "avatars/\(account.account)"))
         }
     }
 
@@ -404,8 +411,8 @@ import Testing
         _ = headers
     }
 
-    /// Sources/AuthCore/Renewal/AccountSession.swift:478
-    static func AuthCore_Renewal_AccountSession_478() async throws {
+    /// Sources/AuthCore/Renewal/AccountSession.swift:486
+    static func AuthCore_Renewal_AccountSession_486() async throws {
         for await state in client.session.states() {
             if case .reauthenticationRequired = state { showSignIn(client.account) }
         }

@@ -86,4 +86,59 @@ import Testing
             try await Self.close(second)
         }
     }
+
+    /// A sign-out ends the cookie session on this machine: the jar is emptied and its saved
+    /// record removed, so a client rebuilt on the store (the next run of the program) has no
+    /// session cookie to send. Before the fix the jar and its record kept `sid` and
+    /// `csrf_token` after the sign-out.
+    @Test(arguments: StoreKind.allCases)
+    func aSignOutRemovesTheSessionCookies(_ kind: StoreKind) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cookie-signout-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await Harness.run { h in
+            let account = AccountKey(namespace: "cookies", account: "alice")
+            let store = try await Self.open(kind, in: folder)
+            let alice = try await h.cookieSessionClient("alice", container: h.cookieContainer(store: store))
+            #expect(try await CookieJarStore(store: store, account: account).loadSnapshot()?.cookies.map(\.name).sorted() == ["csrf_token", "sid"])
+
+            try await alice.client.signOut()
+            #expect(alice.strategy.jar.allCookies.isEmpty, "the jar still holds \(alice.strategy.jar.allCookies.map(\.name))")
+            #expect(try await store.get(account.item(CookieJarStore.item)) == nil, "the saved jar outlived the sign-out")
+            let reloaded = try await h.cookieContainer(store: store).restoreCookieJar(for: account)
+            #expect(reloaded.allCookies.isEmpty)
+            try await Self.close(store)
+        }
+    }
+
+    /// With a cipher configured, the saved jar is sealed like the credential: the session
+    /// cookie's value is nowhere in the stored record, the record reads only with that cipher,
+    /// and a reload with it restores the same cookies. Before the fix the record was plain JSON
+    /// holding the `sid` value.
+    @Test(arguments: StoreKind.allCases)
+    func theSavedJarIsSealedByTheContainersCipher(_ kind: StoreKind) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cookie-sealed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await Harness.run { h in
+            let account = AccountKey(namespace: "cookies", account: "alice")
+            let cipher = try AESGCMCipher(key: AESGCMCipher.generateKey())
+            let store = try await Self.open(kind, in: folder)
+            let container = h.cookieContainer(store: store)
+            container.useCipher(cipher)
+            let alice = try await h.cookieSessionClient("alice", container: container)
+            let sid = try #require(alice.strategy.jar.allCookies.first { $0.name == "sid" }?.value)
+            let record = try #require(try await store.get(account.item(CookieJarStore.item)))
+            #expect(record.payload.range(of: Data(sid.utf8)) == nil, "the stored jar holds the session cookie's value")
+            #expect(record.payload.range(of: Data("csrf_token".utf8)) == nil, "the stored jar is readable without the key")
+
+            let unsealed = await #expect(throws: CredentialStoreError.self) { try await CookieJarStore(store: store, account: account).loadSnapshot() }
+            #expect(unsealed?.code == .corrupted, "read without the cipher")
+            let again = h.cookieContainer(store: store)
+            again.useCipher(cipher)
+            let jar = try await again.restoreCookieJar(for: account)
+            #expect(Self.identities(jar.allCookies) == Self.identities(alice.strategy.jar.allCookies))
+            try await Self.close(store)
+        }
+    }
 }

@@ -22,7 +22,7 @@ extension SecretExhibit {
         let cookie = try jar.setCookie(fromHeaderValue: "sid=\(m)-session; Path=/; Secure; HttpOnly; Max-Age=600", for: url)
         try jar.setCookie(fromHeaderValue: "csrf_token=\(m)-csrf; Path=/", for: url)
         let store = InMemoryCredentialStore()
-        let jarStore = jars.jarStore(for: alice, in: store)
+        let jarStore = jars.jarStore(for: alice, in: CredentialVault(store: store))
         try await jarStore.save(jar)
         let login = CookieSessionStrategy.Login(url: url)
         let strategy = CookieSessionStrategy(

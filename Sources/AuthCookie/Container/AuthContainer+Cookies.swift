@@ -37,14 +37,23 @@ public final class CookieJars: Sendable {
         }
     }
 
-    /// The saver of `account`'s jar, created on first use over `store`.
-    public func jarStore(for account: AccountKey, in store: any CredentialStore) -> CookieJarStore {
+    /// The saver of `account`'s jar, created on first use over `vault` (which seals it).
+    public func jarStore(for account: AccountKey, in vault: CredentialVault) -> CookieJarStore {
         stores.withLock { stores in
             if let existing = stores[account] { return existing }
-            let created = CookieJarStore(store: store, account: account, now: now)
+            let created = CookieJarStore(vault: vault, account: account, now: now)
             stores[account] = created
             return created
         }
+    }
+
+    /// Empties the jar of `account` and removes its saved record (a sign-out): a session cookie
+    /// left on disk would still open the session the user ended.
+    /// - Throws: What the credential store throws; the jar in memory is empty all the same.
+    public func removeSession(of account: AccountKey, in vault: CredentialVault) async throws {
+        let jar = jar(for: account)
+        jar.removeAll()
+        try await jarStore(for: account, in: vault).save(jar)
     }
 }
 
@@ -60,9 +69,10 @@ public enum CookieJarsKey: AuthContainerKey {
 extension AuthContainer {
     /// Adds a ``CookieMiddleware`` to every client built afterwards, in the `session` phase
     /// (``/AuthCore/MiddlewarePhase``: after authentication, so it runs once per redirect hop and
-    /// per attempt): each account has its own jar, saved
-    /// through the container's credential store after every change. Call it before building
-    /// clients; calling it again only replaces the configuration (of jars not yet created).
+    /// per attempt): each account has its own jar, saved through the container's credential
+    /// store (sealed by its cipher, when one is configured) after every change, and emptied and
+    /// removed when the account signs out. Call it before building clients; calling it again
+    /// only replaces the configuration (of jars not yet created).
     ///
     /// ```swift
     /// container.useCookies()
@@ -75,7 +85,19 @@ extension AuthContainer {
         }
         addMiddleware(.session, named: "cookies") { context in
             let jars = context.container[CookieJarsKey.self]
-            return CookieMiddleware(jar: jars.jar(for: context.account), store: jars.jarStore(for: context.account, in: context.container[CredentialStoreKey.self]))
+            let vault = context.container[CredentialVaultKey.self]
+            context.container.removeCookiesOnSignOut(jars, vault)
+            return CookieMiddleware(jar: jars.jar(for: context.account), store: jars.jarStore(for: context.account, in: vault))
+        }
+    }
+
+    /// Has every sign-out of the container's accounts empty the account's jar in `jars` and
+    /// remove its record in `vault` (``CookieJars/removeSession(of:in:)``): the jars and vault
+    /// the container's clients use, captured when a client or strategy is made (the container
+    /// itself is not: it would keep itself alive through its own sign-out steps).
+    private func removeCookiesOnSignOut(_ jars: CookieJars, _ vault: CredentialVault) {
+        addSignOutStep(named: "cookies") { account in
+            try await jars.removeSession(of: account, in: vault)
         }
     }
 
@@ -85,12 +107,13 @@ extension AuthContainer {
     public func restoreCookieJar(for account: AccountKey) async throws -> CookieJar {
         let jars = self[CookieJarsKey.self]
         let jar = jars.jar(for: account)
-        try await jars.jarStore(for: account, in: self[CredentialStoreKey.self]).load(into: jar)
+        try await jars.jarStore(for: account, in: self[CredentialVaultKey.self]).load(into: jar)
         return jar
     }
 
     /// A ``CookieSessionStrategy`` for `account` on the container's jar, jar store, transport
-    /// and clock: the jar its clients' ``CookieMiddleware`` uses (see ``useCookies(configuration:)``).
+    /// and clock: the jar its clients' ``CookieMiddleware`` uses (see ``useCookies(configuration:)``),
+    /// emptied and removed when the account signs out.
     /// - Parameters:
     ///   - account: The account.
     ///   - allowedHosts: Where the session is used.
@@ -104,9 +127,11 @@ extension AuthContainer {
         sessionEnd: CookieSessionStrategy.SessionEnd = .standard
     ) -> CookieSessionStrategy {
         let jars = self[CookieJarsKey.self]
+        let vault = self[CredentialVaultKey.self]
+        removeCookiesOnSignOut(jars, vault)
         return CookieSessionStrategy(
             allowedHosts: allowedHosts, jar: jars.jar(for: account), login: login, csrf: csrf, refresh: refresh, sessionEnd: sessionEnd,
-            transport: self[TransportKey.self], jarStore: jars.jarStore(for: account, in: self[CredentialStoreKey.self]),
+            transport: self[TransportKey.self], jarStore: jars.jarStore(for: account, in: vault),
             clock: self[ClockKey.self])
     }
 }

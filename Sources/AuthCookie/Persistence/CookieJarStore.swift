@@ -12,11 +12,13 @@ public import Foundation
 /// jar survives a reload.
 ///
 /// The jar is one record: item `cookies`, kind `cookie-jar`, a JSON ``CookieJarSnapshot`` as
-/// payload (format version 1). Saves are serialised and each takes its snapshot once it holds
-/// the lock, so the last save to finish always writes the newest state.
+/// payload (format version 1), sealed by the vault's cipher when it has one (the session cookies
+/// are a credential like any other). An empty jar is no record. Saves are serialised and each
+/// takes its snapshot once it holds the lock, so the last save to finish always writes the
+/// newest state.
 ///
 /// ```swift
-/// let store = CookieJarStore(store: credentialStore, account: AccountKey(namespace: "api", account: "alice"))
+/// let store = CookieJarStore(vault: CredentialVault(store: credentialStore, cipher: cipher), account: AccountKey(namespace: "api", account: "alice"))
 /// let jar = try await store.loadJar()   // empty when nothing was saved
 /// jar.setCookies(fromHeaderValues: ["sid=abc; Max-Age=3600"], for: url)
 /// try await store.save(jar)
@@ -27,33 +29,45 @@ public final class CookieJarStore: Sendable {
     /// The envelope kind of the record.
     public static let kind = "cookie-jar"
 
+    /// Where the record lives, and the cipher that seals it.
+    public let vault: CredentialVault
     /// Where the record lives.
-    public let store: any CredentialStore
+    public var store: any CredentialStore { vault.store }
     /// Whose jar this is.
     public let account: AccountKey
     private let now: @Sendable () -> Date
     private let locks = AccountLocks()
 
-    /// Creates a store for one account's jar.
+    /// Creates a store for one account's jar, sealed by `vault`'s cipher.
+    /// - Parameters:
+    ///   - vault: The credential store and cipher (as ``/AuthCore/CredentialVaultKey`` has them).
+    ///   - account: The account whose jar this is.
+    ///   - now: The clock for the envelope's `updatedAt`.
+    public init(vault: CredentialVault, account: AccountKey, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.vault = vault
+        self.account = account
+        self.now = now
+    }
+
+    /// Creates a store for one account's jar, kept unsealed.
     /// - Parameters:
     ///   - store: Any credential store (in memory, files, SQLite).
     ///   - account: The account whose jar this is.
     ///   - now: The clock for the envelope's `updatedAt`.
-    public init(store: any CredentialStore, account: AccountKey, now: @escaping @Sendable () -> Date = { Date() }) {
-        self.store = store
-        self.account = account
-        self.now = now
+    public convenience init(store: any CredentialStore, account: AccountKey, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.init(vault: CredentialVault(store: store), account: account, now: now)
     }
 
     /// The key of the record.
     public var key: CredentialKey { account.item(Self.item) }
 
-    /// Writes the jar's current snapshot.
-    /// - Throws: Whatever the credential store throws, or an encoding error.
+    /// Writes the jar's current snapshot; removes the record when the jar holds nothing to keep.
+    /// - Throws: Whatever the credential store or the cipher throws, or an encoding error.
     public func save(_ jar: CookieJar) async throws {
         try await locks.withLock(account) {
             let snapshot = jar.snapshot()
-            let payload = try JSONEncoder().encode(snapshot)
+            guard !snapshot.cookies.isEmpty else { return try await store.delete(key) }
+            let payload = try vault.seal(JSONEncoder().encode(snapshot), key: key, kind: Self.kind)
             let expiries = snapshot.cookies.map(\.expiresAt)
             // The record expires with its last cookie, unless it holds a session cookie.
             let expiresAt = expiries.contains(nil) ? nil : expiries.compactMap { $0 }.max()
@@ -68,7 +82,8 @@ public final class CookieJarStore: Sendable {
     /// The saved snapshot, or nil when none was saved.
     /// - Throws: `CredentialStoreError.corrupted` when the record is not a cookie jar or cannot
     ///   be decoded (the record is left in place), `.incompatibleVersion` when it was written by
-    ///   newer code, or whatever the credential store throws.
+    ///   newer code, `.cipher` when it does not open with the vault's cipher, or whatever the
+    ///   credential store throws.
     public func loadSnapshot() async throws -> CookieJarSnapshot? {
         guard let envelope = try await store.get(key) else { return nil }
         guard envelope.kind == Self.kind else {
@@ -77,8 +92,9 @@ public final class CookieJarStore: Sendable {
         guard envelope.formatVersion <= CookieJarSnapshot.currentFormatVersion else {
             throw CredentialStoreError.incompatibleVersion(found: envelope.formatVersion, supported: CookieJarSnapshot.currentFormatVersion, key: key)
         }
+        let payload = try vault.open(envelope.payload, key: key, kind: Self.kind)
         do {
-            return try JSONDecoder().decode(CookieJarSnapshot.self, from: envelope.payload)
+            return try JSONDecoder().decode(CookieJarSnapshot.self, from: payload)
         } catch {
             // The decoder's own text can quote the payload, which holds cookie values: keep
             // only where decoding failed.
@@ -115,6 +131,6 @@ public final class CookieJarStore: Sendable {
 
     /// Removes the saved jar.
     public func delete() async throws {
-        try await store.delete(key)
+        try await locks.withLock(account) { try await store.delete(key) }
     }
 }

@@ -5,6 +5,8 @@
 //
 // SPDX-License-Identifier: Apache-2.0
 
+import Synchronization
+
 /// Where a plug-in's middleware runs in the clients a container makes.
 ///
 /// The pipeline of ``AuthContainer/makeClient(for:strategy:)``, outermost first:
@@ -147,5 +149,72 @@ extension AuthContainer {
     ///   - factory: Builds the middleware for each client, from what the context says of it.
     public func addMiddleware(_ phase: MiddlewarePhase, named name: String? = nil, _ factory: @escaping PluginMiddlewares.Factory) {
         update(PluginMiddlewaresKey.self) { $0.add(phase, named: name, factory) }
+    }
+}
+
+/// What plug-ins remove when an account signs out, besides its credential: state they keep for
+/// the account (a cookie jar and its saved record, say). ``AccountSession/signOut()`` runs the
+/// steps once the credential is removed, and before it returns, so that a process that exits
+/// right after a sign-out leaves nothing of the session behind.
+///
+/// Add to them with ``AuthContainer/addSignOutStep(named:_:)``.
+public final class SignOutSteps: Sendable {
+    /// Removes what a plug-in keeps for an account.
+    public typealias Step = @Sendable (AccountKey) async throws -> Void
+
+    private let steps = Mutex<[(name: String, step: Step)]>([])
+
+    /// None.
+    public init() {}
+
+    /// Adds `step` after the ones added before; one added under `name` before is replaced in
+    /// its place, so a `use…` function called twice runs its step once.
+    /// - Parameters:
+    ///   - name: A name that identifies the step among the container's plug-ins.
+    ///   - step: What to remove for the account signing out.
+    public func add(named name: String, _ step: @escaping Step) {
+        steps.withLock { steps in
+            if let index = steps.firstIndex(where: { $0.name == name }) {
+                steps[index].step = step
+            } else {
+                steps.append((name, step))
+            }
+        }
+    }
+
+    /// The names of the steps, in the order they run.
+    public var names: [String] { steps.withLock { $0.map(\.name) } }
+
+    /// Runs every step for `account` in order, each one even when one before it failed.
+    /// - Throws: The first step's error, once all have run.
+    func run(for account: AccountKey) async throws {
+        var firstError: (any Error)?
+        for (_, step) in steps.withLock({ $0 }) {
+            do { try await step(account) } catch { firstError = firstError ?? error }
+        }
+        if let firstError { throw firstError }
+    }
+}
+
+/// The ``SignOutSteps`` of a container's sessions.
+public enum SignOutStepsKey: AuthContainerKey {
+    /// None.
+    public static func makeDefault(_ container: AuthContainer) -> SignOutSteps { SignOutSteps() }
+}
+
+extension AuthContainer {
+    /// Adds a step to every sign-out of this container's accounts (see ``SignOutSteps``): it
+    /// removes what a plug-in keeps for the account, after the credential is removed.
+    ///
+    /// ```swift
+    /// container.addSignOutStep(named: "avatars") { account in
+    ///     try? FileManager.default.removeItem(at: appSupport.appending(path: "avatars/\(account.account)"))
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - name: A name that identifies the step; a step added again under it replaces the earlier one.
+    ///   - step: What to remove for the account signing out.
+    public func addSignOutStep(named name: String, _ step: @escaping SignOutSteps.Step) {
+        self[SignOutStepsKey.self].add(named: name, step)
     }
 }

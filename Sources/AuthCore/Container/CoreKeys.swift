@@ -103,8 +103,8 @@ public enum CredentialVaultKey: AuthContainerKey {
 
 /// The session registry every client of the container shares: one session per account.
 public enum SessionRegistryKey: AuthContainerKey {
-    /// A registry over the container's vault, policy, clock, events and logger.
+    /// A registry over the container's vault, policy, clock, events, logger and sign-out steps.
     public static func makeDefault(_ container: AuthContainer) -> SessionRegistry {
-        SessionRegistry(vault: container[CredentialVaultKey.self], policy: container[RenewalPolicyKey.self], clock: container[ClockKey.self], events: container[AuthEventsKey.self], logger: container[LoggerKey.self])
+        SessionRegistry(vault: container[CredentialVaultKey.self], policy: container[RenewalPolicyKey.self], clock: container[ClockKey.self], events: container[AuthEventsKey.self], logger: container[LoggerKey.self], signOutSteps: container[SignOutStepsKey.self])
     }
 }

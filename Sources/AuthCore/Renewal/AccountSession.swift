@@ -47,6 +47,8 @@ public actor AccountSession<Strategy: AuthStrategy> {
     /// Where events go.
     public nonisolated let events: AuthEvents
     nonisolated let logger: Logger
+    /// What plug-ins remove when the account signs out.
+    nonisolated let signOutSteps: SignOutSteps
     /// Names this session in the renewal leases it takes (``RenewalLease``).
     nonisolated let sessionID = UUID().uuidString
 
@@ -149,8 +151,9 @@ public actor AccountSession<Strategy: AuthStrategy> {
     }
 
     /// Creates a session; prefer ``SessionRegistry/session(for:strategy:)``.
-    public init(account: AccountKey, strategy: Strategy, vault: CredentialVault, policy: RenewalPolicy = .init(), clock: any AuthClock = SystemClock(), events: AuthEvents = AuthEvents(), logger: Logger = Logger(label: "AuthKit")) {
+    public init(account: AccountKey, strategy: Strategy, vault: CredentialVault, policy: RenewalPolicy = .init(), clock: any AuthClock = SystemClock(), events: AuthEvents = AuthEvents(), logger: Logger = Logger(label: "AuthKit"), signOutSteps: SignOutSteps = SignOutSteps()) {
         self.account = account
+        self.signOutSteps = signOutSteps
         self.strategy = strategy
         self.vault = vault
         self.policy = policy
@@ -221,9 +224,13 @@ public actor AccountSession<Strategy: AuthStrategy> {
         noticeRenewalEnd(of: credential, now: serverNow)
     }
 
-    /// Removes the stored credential and forgets it. Once it is removed, a renewal in flight is
-    /// discarded: it neither stores nor publishes its result, and its waiters get `.notSignedIn`.
-    /// When the store refuses, nothing changes (see ``signIn(_:)``).
+    /// Removes the stored credential and forgets it, then runs the container's
+    /// ``SignOutSteps`` (what plug-ins keep for the account, such as its cookies). Once the
+    /// credential is removed, a renewal in flight is discarded: it neither stores nor publishes
+    /// its result, and its waiters get `.notSignedIn`. When the store refuses the removal,
+    /// nothing changes (see ``signIn(_:)``).
+    /// - Throws: What the store throws removing the credential; or, once the account is signed
+    ///   out, the first error of a sign-out step (calling `signOut()` again runs them again).
     public func signOut() async throws {
         changingLocally += 1
         defer { endLocalChange() }
@@ -237,6 +244,7 @@ public actor AccountSession<Strategy: AuthStrategy> {
         failure = nil
         failedCredential = nil
         events.emit(.signedOut(account))
+        try await signOutSteps.run(for: account)
     }
 
     /// Whether a credential is stored for the account, whatever its expiry: true from a sign-in

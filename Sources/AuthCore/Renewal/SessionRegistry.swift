@@ -25,13 +25,16 @@ public final class SessionRegistry: Sendable {
     /// Where events go.
     public let events: AuthEvents
     let logger: Logger
+    /// What plug-ins remove when an account signs out.
+    public let signOutSteps: SignOutSteps
     private let sessions = Mutex<[AccountKey: any Sendable]>([:])
     /// Follows the store's change feed, when it has one (``CredentialChangeFeed``).
     private let follower: ChangeFollower?
 
     /// Creates a registry.
-    public init(vault: CredentialVault, policy: RenewalPolicy = .init(), clock: any AuthClock = SystemClock(), events: AuthEvents = AuthEvents(), logger: Logger = Logger(label: "AuthKit")) {
+    public init(vault: CredentialVault, policy: RenewalPolicy = .init(), clock: any AuthClock = SystemClock(), events: AuthEvents = AuthEvents(), logger: Logger = Logger(label: "AuthKit"), signOutSteps: SignOutSteps = SignOutSteps()) {
         self.vault = vault
+        self.signOutSteps = signOutSteps
         self.policy = policy
         self.clock = clock
         self.events = events
@@ -49,7 +52,7 @@ public final class SessionRegistry: Sendable {
     public func session<S: AuthStrategy>(for account: AccountKey, strategy: S) -> AccountSession<S> {
         sessions.withLock { sessions in
             if let existing = sessions[account] as? AccountSession<S> { return existing }
-            let created = AccountSession(account: account, strategy: strategy, vault: vault, policy: policy, clock: clock, events: events, logger: logger)
+            let created = AccountSession(account: account, strategy: strategy, vault: vault, policy: policy, clock: clock, events: events, logger: logger, signOutSteps: signOutSteps)
             sessions[account] = created
             if let follower {
                 follower.follow(created)

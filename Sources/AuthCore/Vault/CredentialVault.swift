@@ -5,7 +5,7 @@
 //
 // SPDX-License-Identifier: Apache-2.0
 
-import Foundation
+public import Foundation
 
 /// Typed credentials on top of a ``CredentialStore``: encodes, seals, opens and decodes them.
 ///
@@ -110,12 +110,28 @@ public struct CredentialVault: Sendable {
         try await store.delete(account.item(item))
     }
 
-    func seal(_ plaintext: Data, key: CredentialKey, kind: String) throws -> Data {
+    /// Seals the payload of a record that is not a ``Credential`` (a plug-in's own record, such
+    /// as a cookie jar) as credentials are sealed: with the vault's cipher, bound to the record's
+    /// key and kind, so that it opens only there. Without a cipher, the payload as it is.
+    /// - Parameters:
+    ///   - plaintext: The payload.
+    ///   - key: Where the record is stored.
+    ///   - kind: The record's kind.
+    /// - Throws: `CredentialStoreError` `.cipher` when the cipher fails.
+    public func seal(_ plaintext: Data, key: CredentialKey, kind: String) throws -> Data {
         guard let cipher else { return plaintext }
         return try cipher.seal(plaintext, context: Self.context(key, kind: kind))
     }
 
-    func open(_ payload: Data, key: CredentialKey, kind: String) throws -> Data {
+    /// Opens a payload ``seal(_:key:kind:)`` sealed for the same key and kind. Without a
+    /// cipher, the payload as it is.
+    /// - Parameters:
+    ///   - payload: The stored payload.
+    ///   - key: Where the record is stored.
+    ///   - kind: The record's kind.
+    /// - Throws: `CredentialStoreError` `.cipher` when it does not open (another key, another
+    ///   record, tampered with, or not sealed).
+    public func open(_ payload: Data, key: CredentialKey, kind: String) throws -> Data {
         guard let cipher else { return payload }
         do {
             return try cipher.open(payload, context: Self.context(key, kind: kind))
