@@ -265,7 +265,8 @@ extension CookieSessionStrategy {
     }
 
     /// Sends a sign-in request with the jar's cookies and stores the answer's cookies one by one.
-    /// - Returns: The answer, the names of the cookies the jar kept, and why it refused the others.
+    /// - Returns: The answer, the names of the cookies the jar kept (not those the answer deletes:
+    ///   a cookie set already expired is no session), and why it refused the others.
     private func exchange(_ request: AuthRequest) async throws -> (response: AuthResponse, kept: [String], refused: [CookieError]) {
         guard let url = request.url else { throw AuthError.invalidRequest("the sign-in request has no URL") }
         var request = request
@@ -273,14 +274,17 @@ extension CookieSessionStrategy {
         let response = try await transport.send(request, within: login.limits, reading: "the login endpoint")
         var kept: [String] = []
         var refused: [CookieError] = []
+        var changed = false
         for header in response.head.headerFields[values: .setCookie] {
             do throws(CookieError) {
-                kept.append(try jar.setCookie(fromHeaderValue: header, for: url).name)
+                let cookie = try jar.setCookie(fromHeaderValue: header, for: url)
+                changed = true
+                if !cookie.isExpired(at: clock.now()) { kept.append(cookie.name) }
             } catch {
                 refused.append(error)
             }
         }
-        if let jarStore, !kept.isEmpty { try await jarStore.save(jar) }
+        if let jarStore, changed { try await jarStore.save(jar) }
         return (response, kept, refused)
     }
 
