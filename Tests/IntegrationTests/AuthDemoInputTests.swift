@@ -108,6 +108,10 @@ import Testing
         let path = try #require(announced.split(separator: "\n").first { $0.hasPrefix("credential store: ") }).dropFirst("credential store: ".count)
         let folder = URL(fileURLWithPath: String(path)).deletingLastPathComponent()
         #expect(FileManager.default.fileExists(atPath: folder.path))
+        // The folder holds tokens (the story's store, a legacy tool's token files): only its
+        // owner may read it, wherever the temporary directory is. It was 0755 before the fix.
+        let mode = try FileManager.default.attributesOfItem(atPath: folder.path)[.posixPermissions] as? Int
+        #expect(mode == 0o700, "the story's folder has mode \(String(mode ?? 0, radix: 8))")
         kill(process.processIdentifier, number)
         let rest = await offPool { reader.readDataToEndOfFile() }
         for await _ in exited {}

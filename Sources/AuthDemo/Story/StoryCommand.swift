@@ -26,7 +26,8 @@ struct StoryCommand: AsyncParsableCommand {
 
     func run() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("auth-demo-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // Only its owner may read it: the story keeps tokens in it.
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         Self.removeOnInterrupt(folder)
         defer {
             Self.restoreSignals()
