@@ -52,16 +52,23 @@ func sendFollowingRedirects(_ request: AuthRequest, through middleware: CookieMi
     throw AuthError(code: .redirect, message: "too many redirects")
 }
 
-/// A credential store that is always unavailable.
-struct UnavailableStore: CredentialStore {
-    func get(_ key: CredentialKey) async throws -> Envelope? { throw CredentialStoreError.unavailable("locked") }
-    func put(_ envelope: Envelope, for key: CredentialKey) async throws { throw CredentialStoreError.unavailable("locked") }
-    func delete(_ key: CredentialKey) async throws {}
-    func items(of account: AccountKey) async throws -> [String] { [] }
-    func accounts(in namespace: String) async throws -> [String] { [] }
-    func namespaces() async throws -> [String] { [] }
-    func deleteAccount(_ account: AccountKey) async throws {}
-    func deleteAll() async throws {}
+/// A credential store in memory that is unavailable (reads and writes throw) while `isDown`.
+final class UnavailableStore: CredentialStore {
+    let isDown = Mutex(true)
+    private let records = InMemoryCredentialStore()
+
+    private func available() throws {
+        if isDown.withLock({ $0 }) { throw CredentialStoreError.unavailable("locked") }
+    }
+
+    func get(_ key: CredentialKey) async throws -> Envelope? { try available(); return try await records.get(key) }
+    func put(_ envelope: Envelope, for key: CredentialKey) async throws { try available(); try await records.put(envelope, for: key) }
+    func delete(_ key: CredentialKey) async throws { try available(); try await records.delete(key) }
+    func items(of account: AccountKey) async throws -> [String] { try await records.items(of: account) }
+    func accounts(in namespace: String) async throws -> [String] { try await records.accounts(in: namespace) }
+    func namespaces() async throws -> [String] { try await records.namespaces() }
+    func deleteAccount(_ account: AccountKey) async throws { try available(); try await records.deleteAccount(account) }
+    func deleteAll() async throws { try available(); try await records.deleteAll() }
 }
 
 @Suite struct CookieMiddlewareTests {
@@ -182,5 +189,23 @@ struct UnavailableStore: CredentialStore {
         #expect(response.status == .ok)
         #expect(failures.withLock { $0 } == 2)
         #expect(middleware.jar.count == 2)
+    }
+
+    /// A save the store refused is made again by the next request, though its answer changes
+    /// nothing: a rotated session cookie is not lost to a store that was briefly unavailable.
+    /// Before the fix only a later change of the jar saved it.
+    @Test func aSaveTheStoreRefusedIsMadeByTheNextRequest() async throws {
+        let store = UnavailableStore()
+        let jarStore = CookieJarStore(store: store, account: AccountKey(namespace: "web", account: "bob"))
+        let failures = Mutex(0)
+        let middleware = CookieMiddleware(jar: CookieJar(now: clock.now), store: jarStore) { _ in
+            failures.withLock { $0 += 1 }
+        }
+        _ = try await sendFollowingRedirects(try AuthRequest(method: .get, url: start), through: middleware, to: TwoOriginServer().transport)
+        #expect(failures.withLock { $0 } == 2)
+        store.isDown.withLock { $0 = false }
+        _ = try await middleware.intercept(try AuthRequest(method: .get, url: url("https://b.example.net/land")), next: { _ in AuthResponse(status: .ok) })
+        #expect(try await jarStore.loadJar(now: clock.now).count == 2)
+        #expect(failures.withLock { $0 } == 2)
     }
 }

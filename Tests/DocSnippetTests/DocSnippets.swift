@@ -102,8 +102,8 @@ import Testing
         _ = mayStore
     }
 
-    /// Sources/AuthCookie/Container/AuthContainer+Cookies.swift:77
-    static func AuthCookie_Container_AuthContainer_Cookies_77() async throws {
+    /// Sources/AuthCookie/Container/AuthContainer+Cookies.swift:78
+    static func AuthCookie_Container_AuthContainer_Cookies_78() async throws {
         container.useCookies()
         let jar = try await container.restoreCookieJar(for: alice)   // what a previous run saved
         _ = jar
@@ -154,8 +154,8 @@ import Testing
         _ = exception
     }
 
-    /// Sources/AuthCookie/Middleware/CookieMiddleware.swift:35
-    static func AuthCookie_Middleware_CookieMiddleware_35() async throws {
+    /// Sources/AuthCookie/Middleware/CookieMiddleware.swift:36
+    static func AuthCookie_Middleware_CookieMiddleware_36() async throws {
         let jar = CookieJar()
         let cookies = CookieMiddleware(jar: jar, store: CookieJarStore(store: store, account: alice))
         let response = try await cookies.intercept(request, next: transport.send)
@@ -193,8 +193,8 @@ import Testing
         _ = isSecure
     }
 
-    /// Sources/AuthCookie/Persistence/CookieJarStore.swift:20
-    static func AuthCookie_Persistence_CookieJarStore_20() async throws {
+    /// Sources/AuthCookie/Persistence/CookieJarStore.swift:21
+    static func AuthCookie_Persistence_CookieJarStore_21() async throws {
         let store = CookieJarStore(vault: CredentialVault(store: credentialStore, cipher: cipher), account: AccountKey(namespace: "api", account: "alice"))
         let jar = try await store.loadJar()   // empty when nothing was saved
         jar.setCookies(fromHeaderValues: ["sid=abc; Max-Age=3600"], for: url)

@@ -71,7 +71,8 @@ extension AuthContainer {
     /// (``/AuthCore/MiddlewarePhase``: after authentication, so it runs once per redirect hop and
     /// per attempt): each account has its own jar, saved through the container's credential
     /// store (sealed by its cipher, when one is configured) after every change, and emptied and
-    /// removed when the account signs out. Call it before building clients; calling it again
+    /// removed when the account signs out. A save the store refuses is reported as
+    /// ``/AuthCore/AuthEvent/persistFailed(_:reason:)`` and made again after the next request. Call it before building clients; calling it again
     /// only replaces the configuration (of jars not yet created).
     ///
     /// ```swift
@@ -87,7 +88,12 @@ extension AuthContainer {
             let jars = context.container[CookieJarsKey.self]
             let vault = context.container[CredentialVaultKey.self]
             context.container.removeCookiesOnSignOut(jars, vault)
-            return CookieMiddleware(jar: jars.jar(for: context.account), store: jars.jarStore(for: context.account, in: vault))
+            let events = context.container[AuthEventsKey.self]
+            let account = context.account
+            return CookieMiddleware(jar: jars.jar(for: account), store: jars.jarStore(for: account, in: vault)) { error in
+                let reason = (error as? CredentialStoreError)?.message ?? "\(type(of: error))"
+                events.emit(.persistFailed(account, reason: "the cookie jar could not be saved (saved again after the next request): \(reason)"))
+            }
         }
     }
 

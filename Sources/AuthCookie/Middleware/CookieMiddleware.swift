@@ -30,7 +30,8 @@ import HTTPTypes
 /// meanwhile.
 ///
 /// With a ``CookieJarStore``, the jar is saved after every response that changed it. A failed
-/// save does not fail the request; it is passed to `onSaveError`.
+/// save does not fail the request; it is passed to `onSaveError`, and the next request saves
+/// again (``CookieJarStore/hasUnsavedChanges``) until the store takes it.
 ///
 /// ```swift
 /// let jar = CookieJar()
@@ -68,7 +69,7 @@ public struct CookieMiddleware: Middleware {
         let response = try await next(request)
         let values = response.head.headerFields[values: .setCookie]
         if !values.isEmpty { jar.setCookies(fromHeaderValues: values, for: url, carried: jarPart.map(Self.pairs) ?? [:]) }
-        if let store, jar.generation != generation {
+        if let store, jar.generation != generation || store.hasUnsavedChanges {
             do { try await store.save(jar) } catch { onSaveError(error) }
         }
         return response

@@ -7,6 +7,7 @@
 
 public import AuthCore
 public import Foundation
+import Synchronization
 
 /// Saves and loads the cookie jar of one account through any ``/AuthCore/CredentialStore``, so that the
 /// jar survives a reload.
@@ -37,6 +38,7 @@ public final class CookieJarStore: Sendable {
     public let account: AccountKey
     private let now: @Sendable () -> Date
     private let locks = AccountLocks()
+    private let lastSaveFailed = Mutex(false)
 
     /// Creates a store for one account's jar, sealed by `vault`'s cipher.
     /// - Parameters:
@@ -61,9 +63,25 @@ public final class CookieJarStore: Sendable {
     /// The key of the record.
     public var key: CredentialKey { account.item(Self.item) }
 
+    /// Whether the last save failed, so that what the jar holds is not saved yet: a
+    /// ``CookieMiddleware`` then saves again after its next request, whether or not that
+    /// request changed the jar.
+    public var hasUnsavedChanges: Bool { lastSaveFailed.withLock { $0 } }
+
     /// Writes the jar's current snapshot; removes the record when the jar holds nothing to keep.
-    /// - Throws: Whatever the credential store or the cipher throws, or an encoding error.
+    /// - Throws: Whatever the credential store or the cipher throws, or an encoding error
+    ///   (``hasUnsavedChanges`` is then true until a save succeeds).
     public func save(_ jar: CookieJar) async throws {
+        do {
+            try await write(jar)
+            lastSaveFailed.withLock { $0 = false }
+        } catch {
+            lastSaveFailed.withLock { $0 = true }
+            throw error
+        }
+    }
+
+    private func write(_ jar: CookieJar) async throws {
         try await locks.withLock(account) {
             let snapshot = jar.snapshot()
             guard !snapshot.cookies.isEmpty else { return try await store.delete(key) }
