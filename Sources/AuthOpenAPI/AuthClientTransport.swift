@@ -21,12 +21,13 @@ public import OpenAPIRuntime
 /// ```
 ///
 /// Request and response bodies are read whole (signing and retries need the request's bytes):
-/// at most ``maxRequestBytes`` and, from the AuthKit transport, its own response limit. Errors
-/// reach the caller as the generated client reports them, a `ClientError` whose
-/// `underlyingError` is the `AuthError` (`reauthenticationRequired`, `transport`, …). For an
-/// `AuthError` that `ClientError` is the adapter's own and short: its description is the cause
-/// and the operation's ID, without the operation's input or request (which may hold a password
-/// or an API key), so `"\(error)"` can be logged.
+/// at most ``maxRequestBytes`` and, from the AuthKit transport, its own response limit. Every
+/// error reaches the caller as the adapter's own, short `ClientError`: its `underlyingError` is
+/// the `AuthError` (`reauthenticationRequired`, `transport`, …), or `CancellationError` when the
+/// call was cancelled, and its description is the cause and the operation's ID, without the
+/// operation's input or request (which may hold a password or an API key), so `"\(error)"` can
+/// be logged. An error that is not AuthKit's (a failing request body stream, say) is
+/// `AuthError.transport` over an ``OpenAPIChainFailure``, which shows its type only.
 public struct AuthClientTransport: ClientTransport {
     /// The AuthKit client operations go through.
     public let client: AuthClient
@@ -46,13 +47,15 @@ public struct AuthClientTransport: ClientTransport {
     }
 
     /// Sends the operation's request through the AuthKit client.
+    ///
+    /// - Throws: The adapter's `ClientError` (see ``AuthClientTransport``), whatever failed.
     public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
         do {
             let outgoing = try await OpenAPIMessages.authRequest(request, body: body, base: OpenAPIBase(baseURL), maxBytes: maxRequestBytes)
             let response = try await client.send(outgoing)
             return OpenAPIMessages.openAPIResponse(response, method: request.method)
-        } catch let error as AuthError {
-            throw ClientError(error, operationID: operationID)
+        } catch {
+            throw ClientError(adapting: error, operationID: operationID)
         }
     }
 }

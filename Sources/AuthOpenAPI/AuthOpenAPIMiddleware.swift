@@ -24,10 +24,13 @@ public import OpenAPIRuntime
 /// whole target), `Cookie` fields joined for HTTP/1.1. A retry or a redirect calls the rest of
 /// the chain again; an error of the rest of the chain becomes `AuthError.transport` (retried for
 /// idempotent methods). Bodies are read whole, at most ``maxRequestBytes`` and
-/// ``maxResponseBytes``. Errors reach the caller as a `ClientError` whose `underlyingError` is
-/// the `AuthError`, with a short description (the cause and the operation's ID, not the
-/// operation's input or request, which may hold secrets). A call of the chain that a middleware makes from a task of its own is waited
-/// for before the middleware's call returns (the chain's `next` may not be used after it).
+/// ``maxResponseBytes``. Every error reaches the caller as the adapter's own `ClientError`,
+/// whose `underlyingError` is the `AuthError`, or `CancellationError` when the call was
+/// cancelled, with a short description (the cause and the operation's ID, not the operation's
+/// input or request, which may hold secrets); an error that is not AuthKit's is
+/// `AuthError.transport` over an ``OpenAPIChainFailure``, which shows its type only. A call of
+/// the chain that a middleware makes from a task of its own is waited for before the
+/// middleware's call returns (the chain's `next` may not be used after it).
 ///
 /// Put it **last** in `middlewares`, so that no OpenAPI middleware after it sees the credential
 /// (a logging middleware would print it), and give the client a transport that does **not**
@@ -60,6 +63,8 @@ public struct AuthOpenAPIMiddleware: ClientMiddleware {
     }
 
     /// Runs the AuthKit middlewares, which send through `next`.
+    ///
+    /// - Throws: The adapter's `ClientError` (see ``AuthOpenAPIMiddleware``), whatever failed.
     public func intercept(
         _ request: HTTPRequest,
         body: HTTPBody?,
@@ -74,8 +79,8 @@ public struct AuthOpenAPIMiddleware: ClientMiddleware {
                 try await pipeline.send(outgoing)
             }
             return OpenAPIMessages.openAPIResponse(response, method: request.method)
-        } catch let error as AuthError {
-            throw ClientError(error, operationID: operationID)
+        } catch {
+            throw ClientError(adapting: error, operationID: operationID)
         }
     }
 }

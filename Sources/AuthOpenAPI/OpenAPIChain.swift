@@ -108,8 +108,6 @@ final class OpenAPIChain: Sendable {
     /// cancelled (a transport reports that its own way, inside a `ClientError`), an `AuthError`
     /// as it is, anything else as `.transport` over an ``OpenAPIChainFailure``.
     static func authError(_ error: any Error) -> any Error {
-        if error is CancellationError || Task.isCancelled { return CancellationError() }
-        if let error = error as? AuthError { return error }
-        return AuthError.transport("the OpenAPI transport failed (\(type(of: error)))", underlying: OpenAPIChainFailure(error: error))
+        OpenAPIChainFailure.authError(error, from: "the OpenAPI transport")
     }
 }

@@ -5,14 +5,19 @@
 //
 // SPDX-License-Identifier: Apache-2.0
 
-/// What the rest of an OpenAPI chain (a later middleware, or the OpenAPI transport) threw, as the
-/// `underlying` error of the `AuthError.transport` that ``AuthOpenAPIMiddleware`` reports.
+import AuthCore
+
+/// An error that is not AuthKit's, thrown in a call of an adapter: by the rest of an OpenAPI
+/// chain (a later middleware, or the OpenAPI transport), by a request body's stream, or by a
+/// middleware or transport of the AuthKit client that reports failures its own way; the
+/// `underlying` error of the `AuthError.transport` that ``AuthClientTransport`` and
+/// ``AuthOpenAPIMiddleware`` report for it.
 ///
 /// Its description names the error's type only: a transport's error may print the URL, query and
-/// all (where an API key or a presigned signature can be), and AuthKit's errors never show a
-/// secret. The error itself is ``error``.
+/// all (where an API key or a presigned signature can be), a body's may quote the body, and
+/// AuthKit's errors never show a secret. The error itself is ``error``.
 public struct OpenAPIChainFailure: Error, CustomStringConvertible, CustomReflectable {
-    /// The error the chain threw (the generated client's `ClientError` unwrapped).
+    /// The error that was thrown (the generated client's `ClientError` unwrapped).
     public let error: any Error
 
     /// `OpenAPIChainFailure(<the error's type>)`.
@@ -20,4 +25,16 @@ public struct OpenAPIChainFailure: Error, CustomStringConvertible, CustomReflect
 
     /// The error's type only, for `dump` and debuggers.
     public var customMirror: Mirror { Mirror(self, children: ["type": String(describing: type(of: error))]) }
+}
+
+extension OpenAPIChainFailure {
+    /// `error`, thrown in a call of an adapter, as AuthKit reports it: `CancellationError` when
+    /// the task was cancelled (a transport may report that its own way), an `AuthError` as it
+    /// is, anything else `AuthError.transport` naming `source` and the error's type, over an
+    /// ``OpenAPIChainFailure``.
+    static func authError(_ error: any Error, from source: String) -> any Error {
+        if error is CancellationError || Task.isCancelled { return CancellationError() }
+        if let error = error as? AuthError { return error }
+        return AuthError.transport("\(source) failed (\(type(of: error)))", underlying: OpenAPIChainFailure(error: error))
+    }
 }

@@ -197,31 +197,4 @@ import Testing
             #expect(!text.contains("SECRET-123"))
         }
     }
-
-    /// A transport that reports a cancellation its own way (inside the generated client's error)
-    /// still ends the call as cancelled, not as a transport failure.
-    @Test func cancellationStaysCancellation() async throws {
-        struct Cancelled: Error {}
-        let (entered, enter) = AsyncStream<Void>.makeStream()
-        let recording = RecordingTransport { _ in
-            enter.yield()
-            do {
-                try await Task.sleep(for: .seconds(30))
-            } catch {
-                throw Cancelled()
-            }
-            return (HTTPResponse(status: .ok), nil)
-        }
-        let api = Client(serverURL: URL(string: "https://api.example.com")!, transport: recording, middlewares: [AuthOpenAPIMiddleware(Self.pipeline([]))])
-        let call = Task { try await api.getMe() }
-        for await _ in entered { break }
-        call.cancel()
-        let result = await call.result
-        guard case .failure(let error) = result else {
-            Issue.record("the cancelled call succeeded")
-            return
-        }
-        #expect(error is CancellationError || (error as? ClientError)?.underlyingError is CancellationError, "\(type(of: error))")
-        #expect(recording.calls.withLock { $0.count } == 1)
-    }
 }
