@@ -41,6 +41,15 @@ public import OpenAPIRuntime
 /// ``AuthClientTransport``, which sends through AuthKit's transport. The response fields are
 /// the OpenAPI transport's: `AsyncHTTPClientTransport` keeps only the last of repeated fields
 /// such as `Set-Cookie`, so a cookie jar behind it sees one cookie per response.
+///
+/// The OpenAPI transport makes the connections, so what the AuthKit client's transport would
+/// do for TLS does not happen: its certificate pins (AuthHTTPClient's `TransportTLS.pinning`)
+/// are **not** checked, and its client certificates are not presented. A request whose bearer
+/// token is bound to a client certificate (RFC 8705 `cnf.x5t#S256`, see
+/// ``/AuthCore/CertificateBinding``) is therefore refused with `AuthError` code
+/// `.certificateBindingUnmet`, and nothing is sent. For pinning or mutual TLS, use
+/// ``AuthClientTransport`` over a transport that has them, or configure them on the OpenAPI
+/// transport itself.
 public struct AuthOpenAPIMiddleware: ClientMiddleware {
     /// The middlewares that run ahead of the OpenAPI chain.
     private let pipeline: AuthClient
@@ -50,7 +59,8 @@ public struct AuthOpenAPIMiddleware: ClientMiddleware {
     /// `AuthError.transport`.
     public let maxResponseBytes: Int
 
-    /// A middleware that runs `client`'s middlewares.
+    /// A middleware that runs `client`'s middlewares; `client`'s transport is not used, nor are
+    /// its certificate pins or client certificates.
     public init(_ client: AuthClient, maxRequestBytes: Int = 16 << 20, maxResponseBytes: Int = 16 << 20) {
         pipeline = AuthClient(transport: OpenAPIChainTransport(), middlewares: client.middlewares)
         self.maxRequestBytes = maxRequestBytes

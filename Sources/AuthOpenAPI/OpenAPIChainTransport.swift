@@ -37,9 +37,19 @@ struct OpenAPIChainTransport: Transport {
         }
     }
 
+    /// Sends `request` through the rest of the chain.
+    /// - Throws: `AuthError` code `.certificateBindingUnmet` when the request carries a
+    ///   certificate-bound bearer token (RFC 8705 `cnf.x5t#S256`): the OpenAPI transport cannot be
+    ///   made to present the certificate, so nothing is sent (see `CertificateBinding`).
     nonisolated(nonsending) func send(_ request: AuthRequest) async throws -> AuthResponse {
         guard let chain = Self.current else {
             throw AuthError.invalidRequest("AuthOpenAPIMiddleware's pipeline was called outside a call of the middleware")
+        }
+        if let authorization = request.head.headerFields[.authorization], CertificateBinding.requiredThumbprint(authorization: authorization) != nil {
+            throw AuthError(
+                code: .certificateBindingUnmet,
+                message: "the bearer token is bound to a client certificate (cnf.x5t#S256), and AuthOpenAPIMiddleware cannot make the OpenAPI transport present one: nothing was sent; use AuthClientTransport over an HTTPClientTransport with the certificate"
+            )
         }
         let (head, body, baseURL) = try OpenAPIMessages.openAPIRequest(request, base: chain.base, origins: origins)
         let (response, responseBody) = try await chain.forward(head, body, baseURL)

@@ -116,6 +116,22 @@ import Testing
         }
     }
 
+    /// A certificate-bound access token (RFC 8705 `cnf.x5t#S256`) with no certificate to present
+    /// it with: neither adapter sends it (the middleware's OpenAPI transport cannot present one;
+    /// AuthKit's transport has none configured), and the server sees no request.
+    @Test(arguments: Adapter.allCases)
+    func aCertificateBoundTokenIsNotSent(_ adapter: Adapter) async throws {
+        try await OpenAPIFixture.with(adapter) { f in
+            let claims = #"{"sub":"alice","cnf":{"x5t#S256":"bm90LWEtcmVhbC10aHVtYnByaW50"}}"#
+            let token = Base64URL.encode(Data(#"{"alg":"none"}"#.utf8)) + "." + Base64URL.encode(Data(claims.utf8)) + ".c2ln"
+            try await f.account.signIn(BearerTokenSet(accessToken: token, expiresAt: f.server.clock.now().addingTimeInterval(300)))
+            let error = await #expect(throws: ClientError.self) { try await f.api.getMe() }
+            #expect(error.flatMap(authError)?.code == .certificateBindingUnmet)
+            #expect(f.server.counters.requests(path: "/me") == 0, "nothing was sent")
+            #expect(!String(describing: error).contains(token))
+        }
+    }
+
     @Test func aRequestBodyOverTheLimitIsRefusedBeforeSending() async throws {
         try await OpenAPIFixture.with(.transport) { f in
             let api = Client(serverURL: f.server.baseURL, transport: AuthClientTransport(f.account, maxRequestBytes: 16))
