@@ -55,8 +55,9 @@ public struct AuthOpenAPIMiddleware: ClientMiddleware {
     private let pipeline: AuthClient
     /// The largest request body sent; a larger one fails with `AuthError.invalidRequest`.
     public let maxRequestBytes: Int
-    /// The largest response body read from the rest of the chain; a larger one fails with
-    /// `AuthError.transport`.
+    /// The largest response body read from the rest of the chain; a larger one, or one larger
+    /// than the request's own ``/AuthCore/RequestOptions/maxResponseBytes``, fails with
+    /// `AuthError` code `.responseTooLarge` (not retried).
     public let maxResponseBytes: Int
 
     /// A middleware that runs `client`'s middlewares; `client`'s transport is not used, nor are

@@ -40,7 +40,9 @@ struct OpenAPIChainTransport: Transport {
     /// Sends `request` through the rest of the chain.
     /// - Throws: `AuthError` code `.certificateBindingUnmet` when the request carries a
     ///   certificate-bound bearer token (RFC 8705 `cnf.x5t#S256`): the OpenAPI transport cannot be
-    ///   made to present the certificate, so nothing is sent (see `CertificateBinding`).
+    ///   made to present the certificate, so nothing is sent (see `CertificateBinding`);
+    ///   `.responseTooLarge` when the response body is larger than the middleware's
+    ///   `maxResponseBytes` or the request's `RequestOptions.maxResponseBytes`.
     nonisolated(nonsending) func send(_ request: AuthRequest) async throws -> AuthResponse {
         guard let chain = Self.current else {
             throw AuthError.invalidRequest("AuthOpenAPIMiddleware's pipeline was called outside a call of the middleware")
@@ -53,8 +55,9 @@ struct OpenAPIChainTransport: Transport {
         }
         let (head, body, baseURL) = try OpenAPIMessages.openAPIRequest(request, base: chain.base, origins: origins)
         let (response, responseBody) = try await chain.forward(head, body, baseURL)
+        let maxResponseBytes = min(chain.maxResponseBytes, request.options.maxResponseBytes ?? .max)
         do {
-            return AuthResponse(head: response, body: try await OpenAPIMessages.collect(responseBody, upTo: chain.maxResponseBytes, side: .response))
+            return AuthResponse(head: response, body: try await OpenAPIMessages.collect(responseBody, upTo: maxResponseBytes, side: .response))
         } catch {
             // The body streams from the chain's transport: its failures are the chain's.
             throw OpenAPIChain.authError(error)

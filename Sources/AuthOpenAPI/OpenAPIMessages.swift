@@ -63,9 +63,9 @@ enum OpenAPIMessages {
     }
 
     /// The bytes of `body`, none when there is no body.
-    /// - Throws: `AuthError.invalidRequest` (a request's) or `.transport` (a response's) when it
-    ///   holds more than `maxBytes`, before reading it when its length is known; the body's own
-    ///   error when reading it fails.
+    /// - Throws: `AuthError.invalidRequest` (a request's) or `.responseTooLarge` (a response's,
+    ///   which the retry middleware does not send again) when it holds more than `maxBytes`,
+    ///   before reading it when its length is known; the body's own error when reading it fails.
     nonisolated(nonsending) static func collect(_ body: HTTPBody?, upTo maxBytes: Int, side: Side) async throws -> Data {
         guard let body else { return Data() }
         var data = Data()
@@ -83,7 +83,7 @@ enum OpenAPIMessages {
     private static func tooLarge(_ side: Side, _ maxBytes: Int) -> AuthError {
         switch side {
         case .request: AuthError.invalidRequest("the request body is larger than \(maxBytes) bytes")
-        case .response: AuthError.transport("the response body is larger than \(maxBytes) bytes")
+        case .response: AuthError(code: .responseTooLarge, message: "the response body is larger than \(maxBytes) bytes")
         }
     }
 }

@@ -127,13 +127,34 @@ import Testing
         #expect(noContent.0.status == .noContent && noContent.1 == nil)
     }
 
-    @Test func aResponseBodyOverTheLimitIsATransportError() async throws {
+    /// A response body over the middleware's limit is `.responseTooLarge`, which AuthKit's retry
+    /// middleware does not send again (a `.transport` error of a `GET` would be: the body
+    /// downloaded once per attempt).
+    @Test func aResponseBodyOverTheLimitIsTooLargeAndNotSentAgain() async throws {
         let recording = RecordingTransport { _ in (HTTPResponse(status: .ok), HTTPBody(Data(repeating: 7, count: 64))) }
         let api = Client(serverURL: URL(string: "https://api.example.com")!, transport: recording, middlewares: [
-            AuthOpenAPIMiddleware(Self.pipeline([]), maxResponseBytes: 16),
+            AuthOpenAPIMiddleware(Self.pipeline([RetryMiddleware(random: { 0 })]), maxResponseBytes: 16),
         ])
         let error = await #expect(throws: ClientError.self) { try await api.getMe() }
-        #expect((error?.underlyingError as? AuthError)?.code == .transport)
+        #expect((error?.underlyingError as? AuthError)?.code == .responseTooLarge)
+        #expect(recording.calls.withLock { $0.count } == 1)
+    }
+
+    /// A request's own ``RequestOptions/maxResponseBytes``, set by a middleware of the AuthKit
+    /// client, bounds the body read from the rest of the chain when it is the lower limit.
+    @Test func aRequestsOwnResponseLimitIsHonoured() async throws {
+        let recording = RecordingTransport()
+        let limit = ClosureMiddleware { request, next in
+            var request = request
+            request.options.maxResponseBytes = 8
+            return try await next(request)
+        }
+        let api = Client(serverURL: URL(string: "https://api.example.com")!, transport: recording, middlewares: [
+            AuthOpenAPIMiddleware(Self.pipeline([limit])),
+        ])
+        let error = await #expect(throws: ClientError.self) { try await api.getMe() }
+        #expect((error?.underlyingError as? AuthError)?.code == .responseTooLarge)
+        #expect(recording.calls.withLock { $0.count } == 1)
     }
 
     /// A middleware that calls `next` from a task of its own and returns before it ends: the
