@@ -191,6 +191,27 @@ final class UnavailableStore: CredentialStore {
         #expect(middleware.jar.count == 2)
     }
 
+    /// An answer updates the cookie the request carried, told apart from another of the same
+    /// name by its domain and path: with a domain cookie `sid` and a host-only `sid` both sent,
+    /// a new value of the host-only one is kept. Before the fix the check compared by name
+    /// only, took the domain cookie's value as the one sent, and refused every update of the
+    /// host-only cookie as overtaken.
+    @Test func anAnswerUpdatesTheCookieItCarriedAmongTwoOfTheSameName() async throws {
+        let jar = CookieJar(now: clock.now)
+        let app = url("https://app.example.com/")
+        try jar.setCookie(fromHeaderValue: "sid=parent; Domain=example.com; Path=/; Max-Age=600", for: app)
+        clock.advance(by: 1)
+        try jar.setCookie(fromHeaderValue: "sid=host; Path=/; Max-Age=600", for: app)
+        let middleware = CookieMiddleware(jar: jar)
+        let sent = Mutex<String?>(nil)
+        _ = try await middleware.intercept(try AuthRequest(method: .get, url: url("https://app.example.com/me"))) { request in
+            sent.withLock { $0 = request.head.headerFields[.cookie] }
+            return AuthResponse(status: .ok, headerFields: [.setCookie: "sid=host-2; Path=/; Max-Age=600"])
+        }
+        #expect(sent.withLock { $0 } == "sid=parent; sid=host")
+        #expect(jar.cookies(for: url("https://app.example.com/")).map(\.value) == ["parent", "host-2"])
+    }
+
     /// A save the store refused is made again by the next request, though its answer changes
     /// nothing: a rotated session cookie is not lost to a store that was briefly unavailable.
     /// Before the fix only a later change of the jar saved it.

@@ -71,10 +71,10 @@ public final class CookieJar: Sendable {
     }
 
     /// ``setCookie(fromHeaderValue:for:)`` for an answer to a request that carried the cookies
-    /// `carried` (name to value): a cookie the request carried whose value the jar has changed
+    /// `carried` (identity to value): a cookie the request carried whose value the jar has changed
     /// since is not replaced (`CookieError` code `.overtaken`). Checked and stored under one lock.
     @discardableResult
-    func setCookie(fromHeaderValue header: String, for url: URL, carried: [String: String]) throws(CookieError) -> Cookie {
+    func setCookie(fromHeaderValue header: String, for url: URL, carried: [Cookie.Identity: String]) throws(CookieError) -> Cookie {
         guard let target = RequestTarget(url, loopbackIsSecure: configuration.treatsLoopbackAsSecure) else {
             throw CookieError(code: .invalidURL, message: "the response URL has no host")
         }
@@ -88,7 +88,7 @@ public final class CookieJar: Sendable {
             if !target.isSecure, storage.hasSecureCookie(shadowedBy: cookie, now: date) {
                 throw CookieError(code: .shadowsSecureCookie, message: "cookie '\(cookie.name)' came from an insecure origin and would overwrite, shadow or delete a Secure cookie of the same name")
             }
-            if let sent = carried[cookie.name], let held = storage.value(of: cookie.identity), held != sent {
+            if let sent = carried[cookie.identity], let held = storage.value(of: cookie.identity), held != sent {
                 throw CookieError(code: .overtaken, message: "cookie '\(cookie.name)' changed after the request was sent; the late answer does not replace it")
             }
             storage.store(cookie, configuration: configuration, now: date)
@@ -111,7 +111,7 @@ public final class CookieJar: Sendable {
     /// ``setCookies(fromHeaderValues:for:)`` for an answer to a request that carried `carried`
     /// (see ``setCookie(fromHeaderValue:for:carried:)``).
     @discardableResult
-    func setCookies(fromHeaderValues headers: [String], for url: URL, carried: [String: String]) -> Int {
+    func setCookies(fromHeaderValues headers: [String], for url: URL, carried: [Cookie.Identity: String]) -> Int {
         var stored = 0
         for header in headers where (try? setCookie(fromHeaderValue: header, for: url, carried: carried)) != nil {
             stored += 1

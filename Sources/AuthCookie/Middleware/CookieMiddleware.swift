@@ -63,42 +63,38 @@ public struct CookieMiddleware: Middleware {
     public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
         guard let url = request.url else { return try await next(request) }
         var request = request
-        let (header, jarPart) = request.options.downgradedByRedirect ? (nil, nil) : cookieHeader(for: url, caller: request.head.headerFields[.cookie])
-        if let header { request.head.headerFields[.cookie] = header }
+        let carried = request.options.downgradedByRedirect ? [] : addJarCookies(to: &request, for: url)
         let generation = jar.generation
         let response = try await next(request)
         let values = response.head.headerFields[values: .setCookie]
-        if !values.isEmpty { jar.setCookies(fromHeaderValues: values, for: url, carried: jarPart.map(Self.pairs) ?? [:]) }
+        if !values.isEmpty {
+            jar.setCookies(fromHeaderValues: values, for: url, carried: Dictionary(carried.map { ($0.identity, $0.value) }, uniquingKeysWith: { first, _ in first }))
+        }
         if let store, jar.generation != generation || store.hasUnsavedChanges {
             do { try await store.save(jar) } catch { onSaveError(error) }
         }
         return response
     }
 
-    /// The request's `Cookie` header: the jar's cookies, or the caller's header followed by the
-    /// jar's cookies whose names it lacks (the caller's value wins); and the part the jar wrote,
-    /// whose cookies a late answer must not overwrite once they changed (read only when an
-    /// answer sets cookies).
-    private func cookieHeader(for url: URL, caller: String?) -> (header: String?, jarPart: String?) {
-        guard let caller, !caller.isEmpty else {
-            let header = jar.cookieHeader(for: url)
-            return (header, header)
-        }
-        let callerNames = Set(Self.pairs(caller).keys)
+    /// Adds the jar's cookies for `url` to the request's `Cookie` header: after the caller's
+    /// own, leaving out those whose name the caller's header already has (the caller's value
+    /// wins). Returns the cookies added, whose values a late answer must not overwrite once
+    /// they changed (told apart by name, domain and path, as the jar keeps them).
+    private func addJarCookies(to request: inout AuthRequest, for url: URL) -> [Cookie] {
+        let caller = request.head.headerFields[.cookie] ?? ""
+        let callerNames = Self.names(in: caller)
         let added = jar.cookies(for: url).filter { !callerNames.contains($0.name) }
-        guard !added.isEmpty else { return (nil, nil) }
+        guard !added.isEmpty else { return [] }
         let jarPart = added.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
-        return (caller + "; " + jarPart, jarPart)
+        request.head.headerFields[.cookie] = caller.isEmpty ? jarPart : caller + "; " + jarPart
+        return added
     }
 
-    /// The name-value pairs of a `Cookie` header; the first of a repeated name.
-    private static func pairs(_ header: String) -> [String: String] {
-        var pairs: [String: String] = [:]
-        for pair in header.split(separator: ";") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = parts[0].trimmingCharacters(in: .whitespaces)
-            if pairs[name] == nil { pairs[name] = parts.count > 1 ? String(parts[1]) : "" }
-        }
-        return pairs
+    /// The names of a `Cookie` header's pairs.
+    private static func names(in header: String) -> Set<String> {
+        guard !header.isEmpty else { return [] }
+        return Set(header.split(separator: ";").map { pair in
+            String(pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]).trimmingCharacters(in: .whitespaces)
+        })
     }
 }
