@@ -10,6 +10,7 @@ import AuthCore
 import AuthKeyring
 import AuthTesting
 import Foundation
+import Synchronization
 import Testing
 
 /// `useKeyringCipher(service:)`: the vault's key created in the keyring on first use, found
@@ -108,6 +109,46 @@ struct KeyringCipherTests {
             }
             #expect(try await keyring.secret(for: item)?.withUnsafeBytes { Array($0) } == Array("sixteen bytes!!!".utf8))
         }
+    }
+
+    /// Two processes starting for the first time together: B looked for the key before A
+    /// created it (B's first read is answered "none", as it was then), so B creates one too. B
+    /// keeps A's key, and so does everyone after: A's records stay readable. Before the fix B's
+    /// key replaced A's in the keyring, and every record A had sealed became unreadable.
+    @Test(arguments: [1, 9])
+    func twoProcessesCreatingTheKeyAtOnceAgreeOnTheFirst(itemsBefore: Int) async throws {
+        try await PrivateSecretService.with { service in
+            let keyring = SecretServiceKeyring(options: .init(busAddress: service.busAddress))
+            // With 8 items before, the two keys are items 9 and 10 of the collection, created in
+            // the same second: "…/10" sorts before "…/9" as text, not as the number it is.
+            for index in 0..<itemsBefore - 1 {
+                try await keyring.setSecret(KeyringSecret(bytes: [UInt8(index)]), for: KeyringItem(service: "dev.authkit.other", account: "\(index)"), label: "other")
+            }
+            let a = try await KeyringVaultKey.key(service: "dev.authkit.race", keyring: keyring)
+            let b = try await KeyringVaultKey.key(service: "dev.authkit.race", keyring: ReadTooEarly(keyring))
+            #expect(b.isEqual(to: a), "the second process uses another key than the first")
+            let later = try await KeyringVaultKey.key(service: "dev.authkit.race", keyring: keyring)
+            #expect(later.isEqual(to: a), "the keyring now gives another key than the one the first process sealed with")
+        }
+    }
+
+    /// A keyring whose first read answers "none": a process that looked before another one
+    /// stored the key.
+    final class ReadTooEarly: Keyring {
+        let keyring: any Keyring
+        let readBefore = Mutex(false)
+        init(_ keyring: any Keyring) { self.keyring = keyring }
+        func secret(for item: KeyringItem) async throws -> KeyringSecret? {
+            let first = readBefore.withLock { read in
+                defer { read = true }
+                return !read
+            }
+            if first { return nil }
+            return try await keyring.secret(for: item)
+        }
+        func setSecret(_ secret: KeyringSecret, for item: KeyringItem, label: String) async throws { try await keyring.setSecret(secret, for: item, label: label) }
+        func addSecret(_ secret: KeyringSecret, for item: KeyringItem, label: String) async throws { try await keyring.addSecret(secret, for: item, label: label) }
+        func deleteSecret(for item: KeyringItem) async throws -> Bool { try await keyring.deleteSecret(for: item) }
     }
 
     @Test func aLockedKeyringStopsTheConfigurationWithItsError() async throws {

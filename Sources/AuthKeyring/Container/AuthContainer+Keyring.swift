@@ -25,8 +25,7 @@ extension AuthContainer {
     /// with it unreadable.
     ///
     /// Two processes starting for the very first time at the same instant may each create a key;
-    /// the keyring keeps the later one. Start one process first on a new machine, or create the
-    /// key ahead with ``KeyringVaultKey/key(service:account:keyring:)``.
+    /// the keyring keeps both, and both processes (and every later one) use the first.
     /// - Parameters:
     ///   - service: The keyring service name of the key, such as your tool's bundle identifier.
     ///   - account: The key's name within the service; `vault-key` by default.

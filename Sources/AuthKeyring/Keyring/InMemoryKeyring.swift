@@ -24,6 +24,11 @@ public final class InMemoryKeyring: Keyring {
         secrets.withLock { $0[item] = secret }
     }
 
+    /// Stores `secret` for `item` unless it has one already.
+    public func addSecret(_ secret: KeyringSecret, for item: KeyringItem, label: String) async throws {
+        secrets.withLock { if $0[item] == nil { $0[item] = secret } }
+    }
+
     /// Deletes the secret of `item`; returns whether there was one.
     @discardableResult
     public func deleteSecret(for item: KeyringItem) async throws -> Bool {

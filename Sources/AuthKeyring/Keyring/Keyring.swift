@@ -38,6 +38,16 @@ public protocol Keyring: Sendable {
     /// - Throws: ``KeyringError``.
     func setSecret(_ secret: KeyringSecret, for item: KeyringItem, label: String) async throws
 
+    /// Stores `secret` for `item` without replacing a secret stored before: when `item` has one
+    /// already, that one stays what ``secret(for:)`` returns. Two callers that each found no
+    /// secret and each add one thus both read the same one back.
+    /// - Parameters:
+    ///   - secret: The secret.
+    ///   - item: Where it goes.
+    ///   - label: What the keyring's own user interface shows for the item.
+    /// - Throws: ``KeyringError``.
+    func addSecret(_ secret: KeyringSecret, for item: KeyringItem, label: String) async throws
+
     /// Deletes the secret of `item`.
     /// - Returns: Whether there was one.
     /// - Throws: ``KeyringError``.

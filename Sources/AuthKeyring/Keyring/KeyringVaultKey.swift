@@ -16,7 +16,10 @@ public enum KeyringVaultKey {
     /// The vault key of `service`, created and stored in `keyring` when there is none.
     ///
     /// What is returned is what the keyring holds after the store (read back), so that the
-    /// caller never seals with a key the keyring did not keep.
+    /// caller never seals with a key the keyring did not keep. A new key is added beside any
+    /// other (``Keyring/addSecret(_:for:label:)``), never over it: two processes that both found
+    /// none and both created one read back the same, the first, and a key the keyring did not
+    /// show (a locked part of it) is not destroyed.
     /// - Parameters:
     ///   - service: The keyring service name.
     ///   - account: The key's name within the service.
@@ -27,7 +30,7 @@ public enum KeyringVaultKey {
         let item = KeyringItem(service: service, account: account)
         if let stored = try await keyring.secret(for: item) { return try checked(stored, item) }
         let fresh = SymmetricKey(size: .bits256).withUnsafeBytes { KeyringSecret(copying: $0) }
-        try await keyring.setSecret(fresh, for: item, label: "AuthKit credential key (\(service))")
+        try await keyring.addSecret(fresh, for: item, label: "AuthKit credential key (\(service))")
         guard let stored = try await keyring.secret(for: item) else {
             throw KeyringError(code: .failed, message: "the keyring took the new key of \(item) but does not return it")
         }

@@ -51,8 +51,10 @@ final class SecretServiceConversation {
         return (unlocked, locked)
     }
 
-    /// The item among `paths` created first (the item path breaks a tie), so that every process
-    /// picks the same one of duplicates; nil when `paths` is empty.
+    /// The item among `paths` created first, so that every process picks the same one of
+    /// duplicates; nil when `paths` is empty. `Created` counts seconds: a tie goes to the item
+    /// whose path sorts first as a number would (a shorter path first: the Secret Service numbers
+    /// a collection's items in the order they are created, `…/9` before `…/10`).
     func first(of paths: [String]) throws -> String? {
         guard paths.count > 1 else { return paths.first }
         var dated: [(created: UInt64, path: String)] = []
@@ -60,7 +62,7 @@ final class SecretServiceConversation {
             let value = try property(path, "org.freedesktop.Secret.Item", "Created")
             dated.append((value.uint64Value ?? .max, path))
         }
-        return dated.min { ($0.created, $0.path) < ($1.created, $1.path) }?.path
+        return dated.min { ($0.created, $0.path.count, $0.path) < ($1.created, $1.path.count, $1.path) }?.path
     }
 
     /// The secret of the item at `path`.
@@ -98,14 +100,14 @@ final class SecretServiceConversation {
         if prompt != "/" { try run(prompt, purpose: "unlock the keyring") }
     }
 
-    /// Creates (or replaces) an item.
-    func createItem(in collection: String, label: String, attributes: [String: String], secret: KeyringSecret) throws {
+    /// Creates an item; `replacing` one of the same attributes, or beside it.
+    func createItem(in collection: String, label: String, attributes: [String: String], secret: KeyringSecret, replacing: Bool) throws {
         let properties: DBusValue = .array(element: "{sv}", [
             .dictEntry(.string("org.freedesktop.Secret.Item.Label"), .variant(.string(label))),
             .dictEntry(.string("org.freedesktop.Secret.Item.Attributes"), .variant(.stringDictionary(attributes))),
         ])
         let value: DBusValue = .structure([.objectPath(session), .bytes([]), .secret(secret), .string("application/octet-stream")])
-        let reply = try call(collection, "org.freedesktop.Secret.Collection", "CreateItem", [properties, value, .bool(true)])
+        let reply = try call(collection, "org.freedesktop.Secret.Collection", "CreateItem", [properties, value, .bool(replacing)])
         guard reply.body.count == 2, let prompt = reply.body[1].stringValue else { throw malformed("CreateItem") }
         if prompt != "/" { try run(prompt, purpose: "store the secret") }
     }

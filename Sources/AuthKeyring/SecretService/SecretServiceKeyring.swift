@@ -83,10 +83,21 @@ public struct SecretServiceKeyring: Keyring {
     /// Stores `secret` for `item` in the default keyring, replacing the one stored before.
     /// - Throws: ``KeyringError``.
     public func setSecret(_ secret: KeyringSecret, for item: KeyringItem, label: String) async throws {
+        try await store(secret, for: item, label: label, replacing: true)
+    }
+
+    /// Stores `secret` for `item` in the default keyring as an item of its own beside those
+    /// stored before: ``secret(for:)`` returns the earliest created.
+    /// - Throws: ``KeyringError``.
+    public func addSecret(_ secret: KeyringSecret, for item: KeyringItem, label: String) async throws {
+        try await store(secret, for: item, label: label, replacing: false)
+    }
+
+    private func store(_ secret: KeyringSecret, for item: KeyringItem, label: String, replacing: Bool) async throws {
         try await converse { conversation in
             let collection = try conversation.defaultCollection()
             if try conversation.isLocked(collection) { try conversation.unlock([collection]) }
-            try conversation.createItem(in: collection, label: label, attributes: item.attributes, secret: secret)
+            try conversation.createItem(in: collection, label: label, attributes: item.attributes, secret: secret, replacing: replacing)
         }
     }
 
