@@ -110,6 +110,9 @@ struct CertificatePinningRulesTests {
         #expect(CertificateBinding.requiredThumbprint(authorization: "bearer " + jwt(#"{"cnf":{"x5t#S256":"abc"}}"#)) == "abc")
         // A malformed binding refuses the token: no certificate has an empty thumbprint.
         #expect(CertificateBinding.requiredThumbprint(authorization: "Bearer " + jwt(#"{"cnf":{"x5t#S256":7}}"#)) == "")
+        // So does a confirmation that is not an object (RFC 7800 §3.1): it was read as no binding.
+        #expect(CertificateBinding.requiredThumbprint(authorization: "Bearer " + jwt(#"{"cnf":"abc"}"#)) == "")
+        #expect(CertificateBinding.requiredThumbprint(authorization: "Bearer " + jwt(#"{"cnf":[{"x5t#S256":"abc"}]}"#)) == "")
         #expect(CertificateBinding.requiredThumbprint(authorization: "Bearer " + jwt(#"{"cnf":{"jkt":"abc"}}"#)) == nil)
         #expect(CertificateBinding.requiredThumbprint(authorization: "Bearer " + jwt(#"{"sub":"a"}"#)) == nil)
         #expect(CertificateBinding.requiredThumbprint(authorization: "Bearer opaque-token") == nil)

@@ -29,9 +29,9 @@ public enum CertificateBinding {
     /// The `cnf.x5t#S256` thumbprint of the token in an `Authorization: Bearer` field value, or
     /// nil when it has none (another scheme, an opaque token, a JWT without the claim).
     ///
-    /// A JWT whose `cnf.x5t#S256` is present but not a string returns an empty thumbprint, which
-    /// no certificate matches: a malformed binding refuses the token rather than dropping the
-    /// binding.
+    /// A JWT whose `cnf` is not an object (RFC 7800 §3.1), or whose `cnf.x5t#S256` is present but
+    /// not a string, returns an empty thumbprint, which no certificate matches: a malformed
+    /// binding refuses the token rather than dropping the binding.
     ///
     /// Transports ask this for every request that carries a bearer token, so it reads bytes and
     /// parses the claims only when they can hold the binding: a JSON object has a member `cnf`
@@ -51,7 +51,8 @@ public enum CertificateBinding {
         else { return nil }
         guard payload.range(of: Data("cnf".utf8)) != nil || payload.contains(UInt8(ascii: "\\")) else { return nil }
         guard let claims = try? JWT.decode(String(Substring(token))), let confirmation = claims.all["cnf"] else { return nil }
-        guard case .object(let members) = confirmation, let bound = members["x5t#S256"] else { return nil }
+        guard case .object(let members) = confirmation else { return "" }
+        guard let bound = members["x5t#S256"] else { return nil }
         guard case .string(let thumbprint) = bound else { return "" }
         return thumbprint
     }
