@@ -64,6 +64,37 @@ import Testing
         }
     }
 
+    /// A token endpoint that answers a poll `429` or `503` with `Retry-After` is waited out, and
+    /// a `slow_down` in such an answer slows the polling: the user may be approving meanwhile.
+    /// Before the fix the `Retry-After` answer lost its OAuth 2.0 error, and the first one ended
+    /// the device flow with `renewalFailed`.
+    @Test func theDeviceFlowWaitsOutABusyTokenEndpoint() async throws {
+        var configuration = AuthTestServer.Configuration()
+        configuration.deviceInterval = 5
+        try await Harness.run(configuration: configuration) { h in
+            let clock = ManualClock()
+            let app = Self.app(h, clock: clock)
+            let device = try await app.startDeviceAuthorization(scopes: ["read"])
+            h.server.faults.inject(.response(status: 429, headers: ["Retry-After": "20", "Content-Type": "application/json"], body: #"{"error":"slow_down"}"#), path: "/oauth2/token", times: 1)
+            let server = h.server
+            let seen = Mutex<[String]>([])
+            let tokens = try await app.pollDeviceAuthorization(device) { progress in
+                seen.withLock { $0.append("\(progress)") }
+                if case .slowedDown = progress {
+                    server.faults.inject(.status(503, retryAfter: "30"), path: "/oauth2/token", times: 1)
+                } else {
+                    server.oauth2.decideDevice(userCode: device.userCode, approve: true)
+                }
+            }
+            // The 429's slow_down: every 10 s from now on, the next poll after its 20 s; the 503's
+            // 30 s; then the approval.
+            #expect(seen.withLock { $0 } == ["\(DeviceAuthorizationProgress.slowedDown(interval: .seconds(10)))", "\(DeviceAuthorizationProgress.serverBusy(nextPollIn: .seconds(30)))"])
+            #expect(clock.sleeps == [.seconds(5), .seconds(20), .seconds(30)])
+            #expect(h.server.counters.count("oauth2.grant.device_code") == 1)
+            #expect(!tokens.accessToken.reveal.isEmpty)
+        }
+    }
+
     @Test func clientCredentialsWithTwoScopeSetsKeepTwoTokensEachRenewedOnce() async throws {
         var configuration = AuthTestServer.Configuration()
         configuration.lifetimes.access = 300

@@ -122,7 +122,7 @@ extension OAuth2Client {
         let tokens: BearerTokenSet
         do {
             tokens = try await tokenEndpoint().requestTokens(form)
-        } catch let error as AuthError where (error.underlying as? OAuth2Error)?.code == "invalid_grant" {
+        } catch let error as AuthError where error.retryAfter == nil && (error.underlying as? OAuth2Error)?.code == "invalid_grant" {
             throw AuthError(code: .authorizationFailed, message: "the provider refused the code (invalid_grant): it was used already or expired, or the PKCE verifier does not match; start a new authorization", underlying: error.underlying)
         }
         // An OpenID Connect sign-in: the ID token must be there and hold before the tokens are used.

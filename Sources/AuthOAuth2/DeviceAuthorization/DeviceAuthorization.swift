@@ -49,6 +49,9 @@ public enum DeviceAuthorizationProgress: Sendable, Equatable {
     case pending(nextPollIn: Duration)
     /// `slow_down`: the server asked for slower polling; the interval is now `interval`.
     case slowedDown(interval: Duration)
+    /// The token endpoint was busy (`429` or `503` with `Retry-After`); the next poll is in
+    /// `nextPollIn`, when the server asks to try again or the interval ends, whichever is later.
+    case serverBusy(nextPollIn: Duration)
 }
 
 /// The device authorization response as the server sends it (RFC 8628 §3.2).

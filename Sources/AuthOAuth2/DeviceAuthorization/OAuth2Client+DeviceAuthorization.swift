@@ -48,11 +48,12 @@ extension OAuth2Client {
     }
 
     /// Polls the token endpoint until the user answers (RFC 8628 §3.4, §3.5): waits `interval`
-    /// before each poll, 5 s more after each `slow_down`, and stops at the device code's expiry.
-    /// Cancelling the task stops it.
+    /// before each poll, 5 s more after each `slow_down`, at least what a `Retry-After` asks
+    /// (a `429` or `503` is waited out, not the end of the flow), and stops at the device code's
+    /// expiry. Cancelling the task stops it.
     /// - Parameters:
     ///   - device: The authorization ``startDeviceAuthorization(scopes:parameters:)`` returned.
-    ///   - progress: Told of each `authorization_pending` and `slow_down`.
+    ///   - progress: Told of each `authorization_pending`, `slow_down` and busy answer.
     /// - Returns: The tokens, once the user approved.
     /// - Throws: `AuthError` `.authorizationFailed` when the user refused (`access_denied`) or
     ///   the code expired (`expired_token`, or its lifetime passed here); the token endpoint's
@@ -61,8 +62,9 @@ extension OAuth2Client {
         let endpoint = try await tokenEndpoint()
         let form = [("grant_type", Self.deviceCodeGrant), ("device_code", device.deviceCode.reveal)]
         var interval = device.interval
+        var wait = interval
         while true {
-            try await clock.sleep(for: interval)
+            try await clock.sleep(for: wait)
             guard clock.now() < device.expiresAt else {
                 throw AuthError(code: .authorizationFailed, message: "the device code expired before the user answered; start again")
             }
@@ -71,16 +73,20 @@ extension OAuth2Client {
             } catch let error as AuthError {
                 switch (error.underlying as? OAuth2Error)?.code {
                 case "authorization_pending":
-                    progress?(.pending(nextPollIn: interval))
+                    wait = max(interval, error.retryAfter ?? .zero)
+                    progress?(.pending(nextPollIn: wait))
                 case "slow_down":
                     interval += .seconds(5)
+                    wait = max(interval, error.retryAfter ?? .zero)
                     progress?(.slowedDown(interval: interval))
                 case "access_denied":
                     throw AuthError(code: .authorizationFailed, message: "the user refused the device authorization (access_denied)", underlying: error.underlying)
                 case "expired_token":
                     throw AuthError(code: .authorizationFailed, message: "the device code expired before the user answered (expired_token); start again", underlying: error.underlying)
                 default:
-                    throw error
+                    guard let retryAfter = error.retryAfter else { throw error }
+                    wait = max(interval, retryAfter)
+                    progress?(.serverBusy(nextPollIn: wait))
                 }
             }
         }

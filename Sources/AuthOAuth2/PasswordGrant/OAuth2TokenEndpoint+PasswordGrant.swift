@@ -39,8 +39,10 @@ extension OAuth2TokenEndpoint {
     /// Whether a password grant's error says the user name or password is wrong: `invalid_grant`;
     /// `invalid_request` whose description names them (Authlib); or a `400` or `401` without an
     /// OAuth 2.0 error body (fastapi-users' `{"detail": "LOGIN_BAD_CREDENTIALS"}`), since the
-    /// request itself is well formed by construction.
+    /// request itself is well formed by construction. An answer that asks to try again later
+    /// (`Retry-After`) is no such refusal, whatever its body says.
     private static func refusesResourceOwner(_ error: AuthError) -> Bool {
+        guard error.retryAfter == nil else { return false }
         guard let refusal = error.underlying as? OAuth2Error else { return error.status == 400 || error.status == 401 }
         if refusal.code == "invalid_grant" { return true }
         guard refusal.code == "invalid_request", let description = refusal.errorDescription?.lowercased() else { return false }

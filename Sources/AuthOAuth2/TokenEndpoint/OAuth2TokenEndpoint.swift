@@ -238,16 +238,20 @@ public struct OAuth2TokenEndpoint: Sendable {
     /// RFC 6749 §5.2 errors that say the client, not the grant, is wrong.
     static let configurationErrors: Set<String> = ["invalid_client", "unauthorized_client", "unsupported_grant_type", "invalid_scope"]
 
-    /// The typed error for an endpoint's error answer.
+    /// The typed error for an endpoint's error answer. A `429` or `503` with `Retry-After` is
+    /// always one to try again later (`.renewalFailed` with ``/AuthCore/AuthError/retryAfter``),
+    /// and keeps the answer's OAuth 2.0 error, if any, as its underlying error (a `slow_down`).
     public static func error(from response: AuthResponse) -> AuthError {
         let status = response.status.code
+        var oauth = try? JSONDecoder().decode(OAuth2Error.self, from: response.body)
+        oauth?.status = status
         if let wait = retryAfter(response) {
-            return AuthError(code: .renewalFailed, message: "the token endpoint answered \(status) and asks to try again after \(wait)", status: status, retryAfter: wait)
+            let said = oauth.map { " \($0.code)" } ?? ""
+            return AuthError(code: .renewalFailed, message: "the token endpoint answered \(status)\(said) and asks to try again after \(wait)", status: status, underlying: oauth, retryAfter: wait)
         }
-        guard var oauth = try? JSONDecoder().decode(OAuth2Error.self, from: response.body) else {
+        guard let oauth else {
             return AuthError(code: .renewalFailed, message: "the token endpoint answered \(status) without an OAuth 2.0 error body", status: status)
         }
-        oauth.status = status
         if oauth.code == "invalid_grant" {
             return AuthError.reauthenticationRequired(nil, reason: "the server rejected the grant (invalid_grant)", underlying: oauth)
         }
