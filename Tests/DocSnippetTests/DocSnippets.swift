@@ -1551,8 +1551,8 @@ import Testing
         }
     }
 
-    /// Sources/AuthCore/Documentation.docc/PlugIns.md:57
-    static func AuthCore_Documentation_docc_PlugIns_57() async throws {
+    /// Sources/AuthCore/Documentation.docc/PlugIns.md:66
+    static func AuthCore_Documentation_docc_PlugIns_66() async throws {
         enum TenantIDKey: AuthContainerKey {
             static func makeDefault(_ container: AuthContainer) -> String { "default" }
         }

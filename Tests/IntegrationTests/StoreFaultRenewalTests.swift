@@ -182,10 +182,12 @@ import Darwin
             try? FileManager.default.removeItem(at: directory)
         }
         let path = kind == "sqlite" ? directory.appendingPathComponent("credentials.sqlite").path : directory.appendingPathComponent("store").path
+        // The refresh lock is waited for 2 s: after the fault, one process's renewal holds it
+        // while another waits, which took longer than 0.2 s once on a loaded machine.
         func openStore() async throws -> any CredentialStore {
             kind == "sqlite"
-                ? try await SQLiteCredentialStore.open(at: path, options: SQLiteStoreOptions(busyTimeout: .milliseconds(200), lockTimeout: .milliseconds(500)))
-                : try FileCredentialStore(directory: URL(fileURLWithPath: path), options: .init(lockTimeout: .milliseconds(200)))
+                ? try await SQLiteCredentialStore.open(at: path, options: SQLiteStoreOptions(busyTimeout: .milliseconds(200), lockTimeout: .seconds(2)))
+                : try FileCredentialStore(directory: URL(fileURLWithPath: path), options: .init(lockTimeout: .seconds(2)))
         }
 
         try await Harness.run { h in
