@@ -34,7 +34,8 @@ public final class URLSessionTransport: Transport {
     /// their limit).
     public let session: URLSession
     private let delegate: SessionDelegate
-    /// How long a request may take.
+    /// How long a request may take, its response's head and whole body, when its
+    /// ``/AuthCore/RequestOptions/timeout`` does not say.
     public let timeout: Duration
     /// The largest response body accepted. A longer body fails with `AuthError`
     /// `.responseTooLarge` as soon as its bytes pass the limit (or at once, when its
@@ -88,9 +89,10 @@ public final class URLSessionTransport: Transport {
     /// Sends the request and reads the whole response.
     /// - Throws: `AuthError` `.invalidRequest` when the request's target is malformed or would
     ///   not go on the wire as it is written (`.` or `..` segments, bytes Foundation's `URL`
-    ///   percent-encodes), `.timeout`
-    ///   when no response came within ``timeout``, `.transport` when the request cannot be sent or
-    ///   the response read; `.responseTooLarge` when the body is larger than
+    ///   percent-encodes); `.timeout` when the response, head and whole body, did not come
+    ///   within the request's ``/AuthCore/RequestOptions/timeout`` or else ``timeout`` (the data
+    ///   task is then cancelled); `.transport` when the request cannot be sent or the response
+    ///   read; `.responseTooLarge` when the body is larger than
     ///   ``maxResponseBytes`` or the request's ``/AuthCore/RequestOptions/maxResponseBytes``
     ///   (the body is read only up to the limit); `AuthError` code
     ///   `.certificateBindingUnmet` when the request carries a certificate-bound bearer token
@@ -117,9 +119,10 @@ public final class URLSessionTransport: Transport {
                 "URLSession would not send the request target as it is written (Foundation's URL re-encodes bytes a URL may not hold raw, such as [ | { or a % without two hex digits): percent-encode the target as it should go on the wire; the request is not sent"
             )
         }
+        let limit = Self.waitable(request.options.timeout ?? timeout)
         var outgoing = URLRequest(url: url)
         outgoing.httpMethod = request.head.method.rawValue
-        outgoing.timeoutInterval = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        outgoing.timeoutInterval = Self.idleInterval(within: limit)
         for field in request.headerFieldsForHTTP1 {
             outgoing.addValue(field.value, forHTTPHeaderField: field.name.rawName)
         }
@@ -130,15 +133,15 @@ public final class URLSessionTransport: Transport {
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await receive(outgoing, upTo: maxResponseBytes)
+            (data, response) = try await receive(outgoing, upTo: maxResponseBytes, within: limit)
         } catch is ResponseBodyTooLarge {
             if Task.isCancelled { throw CancellationError() }
             throw AuthError(code: .responseTooLarge, message: "\(request.head.method) \(request.origin?.description ?? "?"): the response body is larger than \(maxResponseBytes) bytes")
         } catch {
             if Task.isCancelled || (error as? URLError)?.code == .cancelled || error is CancellationError { throw CancellationError() }
             let origin = request.origin?.description ?? "?"
-            if (error as? URLError)?.code == .timedOut {
-                throw AuthError(code: .timeout, message: "\(request.head.method) \(origin): no response within \(timeout)", underlying: Self.cause(error))
+            if error is ExchangeTimedOut || (error as? URLError)?.code == .timedOut {
+                throw AuthError(code: .timeout, message: "\(request.head.method) \(origin): no whole response within \(limit)")
             }
             throw AuthError.transport("\(request.head.method) \(origin) failed: \(Self.describe(error))", underlying: Self.cause(error))
         }
@@ -151,6 +154,26 @@ public final class URLSessionTransport: Transport {
             fields.append(HTTPField(name: field, value: value))
         }
         return AuthResponse(head: HTTPResponse(status: .init(code: http.statusCode), headerFields: fields), body: data)
+    }
+
+    /// Runs a data task for `request` and collects its body (see ``receive(_:upTo:)``), all
+    /// within `limit`: past it, the data task is cancelled.
+    ///
+    /// URLSession's own timer (`timeoutInterval`) measures only time without bytes: a server
+    /// sending a byte every few seconds would hold the request for as long as it liked.
+    /// - Throws: ``ExchangeTimedOut`` past `limit`, or what ``receive(_:upTo:)`` throws.
+    private func receive(_ request: URLRequest, upTo maxBytes: Int, within limit: Duration) async throws -> (Data, URLResponse) {
+        try await withThrowingTaskGroup(of: (Data, URLResponse)?.self) { group in
+            group.addTask { try await self.receive(request, upTo: maxBytes) }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            // Cancelling the exchange cancels its data task.
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let received = first else { throw ExchangeTimedOut() }
+            return received
+        }
     }
 
     /// Runs a data task for `request` and collects its body, at most `limit` bytes: the task is
@@ -169,6 +192,21 @@ public final class URLSessionTransport: Transport {
         } onCancel: {
             task.cancel()
         }
+    }
+
+    /// `limit`, at most about 31 years: a limit a clock can wait for, and whose whole seconds
+    /// FoundationNetworking can count in milliseconds without overflowing.
+    static func waitable(_ limit: Duration) -> Duration {
+        min(limit, .seconds(1_000_000_000))
+    }
+
+    /// The `timeoutInterval` of a request whose exchange must end within `limit`: `limit` in
+    /// whole seconds, rounded up, at least one. FoundationNetworking arms its timer with the
+    /// whole seconds alone (0.3 s would time out at once); rounded up, it never fires before
+    /// the transport's own deadline.
+    static func idleInterval(within limit: Duration) -> TimeInterval {
+        let (seconds, attoseconds) = limit.components
+        return max(1, (Double(seconds) + Double(attoseconds) / 1e18).rounded(.up))
     }
 
     /// The target (path and query) of `url` as Foundation spells it, which URLSession sends.
@@ -200,3 +238,5 @@ public final class URLSessionTransport: Transport {
     }
 }
 
+/// An exchange did not end within its transport's limit.
+struct ExchangeTimedOut: Error {}
