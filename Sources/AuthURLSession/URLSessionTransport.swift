@@ -28,7 +28,8 @@ import HTTPTypes
 /// `\`, `]`, `^`, the backtick, `{`, `|`, `}`, a `%` not followed by two hex digits), which
 /// Foundation's `URL` percent-encodes. Repeated response fields arrive joined into one
 /// (`HTTPURLResponse` keeps one value per name), so several `Set-Cookie` fields reach the
-/// pipeline as one: use AsyncHTTPClient's transport with the cookie jar.
+/// pipeline as one: use AsyncHTTPClient's transport with the cookie jar. A body that came
+/// compressed arrives decoded, without its `Content-Encoding` and `Content-Length` fields.
 public final class URLSessionTransport: Transport {
     /// The session requests go through (its delegate refuses redirects and reads bodies up to
     /// their limit).
@@ -148,12 +149,7 @@ public final class URLSessionTransport: Transport {
         guard let http = response as? HTTPURLResponse else {
             throw AuthError.transport("\(request.head.method) \(request.origin?.description ?? "?"): the response is not HTTP")
         }
-        var fields = HTTPFields()
-        for (name, value) in http.allHeaderFields {
-            guard let name = name as? String, let value = value as? String, let field = HTTPField.Name(name) else { continue }
-            fields.append(HTTPField(name: field, value: value))
-        }
-        return AuthResponse(head: HTTPResponse(status: .init(code: http.statusCode), headerFields: fields), body: data)
+        return AuthResponse(head: HTTPResponse(status: .init(code: http.statusCode), headerFields: Self.fields(of: http)), body: data)
     }
 
     /// Runs a data task for `request` and collects its body (see ``receive(_:upTo:)``), all
@@ -207,6 +203,25 @@ public final class URLSessionTransport: Transport {
     static func idleInterval(within limit: Duration) -> TimeInterval {
         let (seconds, attoseconds) = limit.components
         return max(1, (Double(seconds) + Double(attoseconds) / 1e18).rounded(.up))
+    }
+
+    /// The header fields of `response`, as they describe the body handed over, which URLSession
+    /// decoded: without the `Content-Encoding` and `Content-Length` of an encoded body.
+    ///
+    /// URLSession decodes a body in a content coding it knows and keeps the fields of the encoded
+    /// one (FoundationNetworking has libcurl decode every coding it knows, and fail on any other).
+    /// Kept, they would describe another body to a cache, a digest or a signature check.
+    static func fields(of response: HTTPURLResponse) -> HTTPFields {
+        var fields = HTTPFields()
+        for (name, value) in response.allHeaderFields {
+            guard let name = name as? String, let value = value as? String, let field = HTTPField.Name(name) else { continue }
+            fields.append(HTTPField(name: field, value: value))
+        }
+        if let coding = fields[.contentEncoding], coding.lowercased() != "identity" {
+            fields[.contentEncoding] = nil
+            fields[.contentLength] = nil
+        }
+        return fields
     }
 
     /// The target (path and query) of `url` as Foundation spells it, which URLSession sends.

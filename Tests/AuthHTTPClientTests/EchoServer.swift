@@ -19,6 +19,14 @@ struct EchoServer {
         let body: String
     }
 
+    /// The text `/gzip` answers, before compression.
+    static let plain = "compressed body, decoded by the client\n"
+    /// ``plain`` compressed with gzip (`gzip -9n`).
+    static let gzipped: [UInt8] = [
+        31, 139, 8, 0, 0, 0, 0, 0, 2, 3, 75, 206, 207, 45, 40, 74, 45, 46, 78, 77, 81, 72, 202, 79, 169, 212, 81, 72, 73, 77,
+        206, 79, 1, 241, 42, 21, 74, 50, 82, 21, 146, 115, 50, 83, 243, 74, 184, 0, 123, 245, 26, 5, 39, 0, 0, 0,
+    ]
+
     /// Runs `body` with the base URL of a running echo server, then stops it.
     static func withRunning<T: Sendable>(_ body: @Sendable (URL) async throws -> T) async throws -> T {
         let router = Router()
@@ -37,6 +45,10 @@ struct EchoServer {
         router.get("/**", use: echo)
         router.get("/redirect") { _, _ -> Response in
             Response(status: .found, headers: [.location: "/echo"])
+        }
+        // A gzip-compressed body, whatever the request accepts (``gzipped``).
+        router.get("/gzip") { _, _ -> Response in
+            Response(status: .ok, headers: [.contentType: "text/plain", .contentEncoding: "gzip"], body: .init(byteBuffer: ByteBuffer(bytes: gzipped)))
         }
         // Answers after a minute, or `ms` milliseconds: for timeouts and cancellation (a test
         // bounds how long those take well below the minute, which a full run's loaded start can
