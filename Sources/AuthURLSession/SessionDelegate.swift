@@ -12,8 +12,9 @@ import FoundationNetworking
 import Synchronization
 
 /// The delegate of a ``URLSessionTransport``'s session: hands a redirect back as the response
-/// instead of following it, and gives each data task's bytes to the ``BodyCollector`` of its
-/// request, which stops the task once the body is over its limit.
+/// instead of following it, answers no authentication challenge but the server's trust, and
+/// gives each data task's bytes to the ``BodyCollector`` of its request, which stops the task
+/// once the body is over its limit.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     // @unchecked: its only state is the Mutex; NSObject makes the class non-final for Sendable.
     private let collectors = Mutex<[Int: BodyCollector]>([:])
@@ -29,6 +30,26 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
         completionHandler(nil)
+    }
+
+    /// Answers no challenge but the server's trust, which gets the platform's own evaluation: a
+    /// `401`'s (Basic, Digest) goes back to the pipeline as the response, whose strategies decide
+    /// which origin gets which credential; the request is never sent again with a credential of
+    /// URLSession's.
+    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge, completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        #if canImport(FoundationNetworking)
+        // FoundationNetworking raises no server-trust challenge (libcurl checks the chain), and
+        // cancels the task on a refusal; its default handling completes the task with the `401`
+        // when no credential is proposed, and only a credential storage proposes one (the
+        // transport's session has none).
+        completionHandler(.performDefaultHandling, nil)
+        #else
+        if challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust {
+            completionHandler(.performDefaultHandling, nil)
+        } else {
+            completionHandler(.rejectProtectionSpace, nil)
+        }
+        #endif
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse, completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {

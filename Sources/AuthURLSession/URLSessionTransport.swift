@@ -43,9 +43,18 @@ public final class URLSessionTransport: Transport {
     /// `Content-Length` does), never read whole.
     public let maxResponseBytes: Int
 
-    /// A transport over a session of its own, made from `configuration` (ephemeral by default: no
-    /// cookie store, no cache, no credential storage of URLSession's own).
+    /// A transport over a session of its own, made from a copy of `configuration` (ephemeral by
+    /// default) without URLSession's cookie store, cache and credential storage: cookies and
+    /// credentials are the pipeline's, and URLSession answers no authentication challenge (a
+    /// `401` comes back as it is, never sent again with a stored password).
+    /// - Parameters:
+    ///   - configuration: The session configuration; the caller's object is left as it is.
+    ///   - timeout: How long a request may take, head and whole body.
+    ///   - maxResponseBytes: The largest response body accepted.
     public init(configuration: URLSessionConfiguration = .ephemeral, timeout: Duration = .seconds(60), maxResponseBytes: Int = 16 << 20) {
+        // `copy()` of a URLSessionConfiguration is one (NSCopying types it `Any`).
+        let configuration = configuration.copy() as! URLSessionConfiguration
+        configuration.urlCredentialStorage = nil
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
         configuration.urlCache = nil
