@@ -39,6 +39,19 @@ import Testing
         #expect(!server.requestHeads.contains { $0.lowercased().contains("authorization:") })
     }
 
+    /// A `401` with a `Bearer` challenge, as every expired access token gets, comes back as it
+    /// is, at once: the strategy, not URLSession, renews the credential.
+    @Test(arguments: [#"Bearer error="invalid_token""#, #"DPoP algs="ES256", error="invalid_token""#])
+    func aBearerChallengeComesBackAsTheResponse(challenge: String) async throws {
+        let server = try RawHTTPServer(answer: "HTTP/1.1 401 Unauthorized\r\nwww-authenticate: \(challenge)\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")
+        defer { server.close() }
+        let transport = URLSessionTransport(timeout: .seconds(10))
+        let response = try await transport.send(AuthRequest(method: .get, url: server.url, headerFields: [.authorization: "Bearer expired"]))
+        #expect(response.status == .unauthorized)
+        #expect(response.head.headerFields[.wwwAuthenticate] == challenge)
+        #expect(server.requestHeads.count == 1)
+    }
+
     /// The caller's configuration stays as it was: the transport changes a copy.
     @Test func theCallersConfigurationIsNotChanged() {
         let configuration = URLSessionConfiguration.default
