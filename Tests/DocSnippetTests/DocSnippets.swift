@@ -102,8 +102,8 @@ import Testing
         _ = mayStore
     }
 
-    /// Sources/AuthCookie/Container/AuthContainer+Cookies.swift:78
-    static func AuthCookie_Container_AuthContainer_Cookies_78() async throws {
+    /// Sources/AuthCookie/Container/AuthContainer+Cookies.swift:79
+    static func AuthCookie_Container_AuthContainer_Cookies_79() async throws {
         container.useCookies()
         let jar = try await container.restoreCookieJar(for: alice)   // what a previous run saved
         _ = jar

@@ -48,12 +48,18 @@ import Testing
         if let sqlite = store as? SQLiteCredentialStore { try await sqlite.close() }
     }
 
-    @Test(arguments: StoreKind.allCases)
-    func cookieSessionSurvivesAReload(_ kind: StoreKind) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cookie-session-\(UUID().uuidString)")
+    /// Runs `body` with a new temporary folder for the store (removed afterwards) and a running
+    /// test server.
+    static func withFolder(_ name: String, _ body: (URL, Harness) async throws -> Void) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        try await Harness.run { h in
+        try await Harness.run { h in try await body(folder, h) }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func cookieSessionSurvivesAReload(_ kind: StoreKind) async throws {
+        try await Self.withFolder("cookie-session") { folder, h in
             let account = AccountKey(namespace: "cookies", account: "alice")
 
             // First run: sign in, then cross a session expiry so the saved jar is the re-login's.
@@ -93,10 +99,7 @@ import Testing
     /// `csrf_token` after the sign-out.
     @Test(arguments: StoreKind.allCases)
     func aSignOutRemovesTheSessionCookies(_ kind: StoreKind) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cookie-signout-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try await Harness.run { h in
+        try await Self.withFolder("cookie-signout") { folder, h in
             let account = AccountKey(namespace: "cookies", account: "alice")
             let store = try await Self.open(kind, in: folder)
             let alice = try await h.cookieSessionClient("alice", container: h.cookieContainer(store: store))
@@ -117,10 +120,7 @@ import Testing
     /// holding the `sid` value.
     @Test(arguments: StoreKind.allCases)
     func theSavedJarIsSealedByTheContainersCipher(_ kind: StoreKind) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cookie-sealed-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try await Harness.run { h in
+        try await Self.withFolder("cookie-sealed") { folder, h in
             let account = AccountKey(namespace: "cookies", account: "alice")
             let cipher = try AESGCMCipher(key: AESGCMCipher.generateKey())
             let store = try await Self.open(kind, in: folder)

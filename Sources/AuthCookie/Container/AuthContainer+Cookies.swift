@@ -72,8 +72,9 @@ extension AuthContainer {
     /// per attempt): each account has its own jar, saved through the container's credential
     /// store (sealed by its cipher, when one is configured) after every change, and emptied and
     /// removed when the account signs out. A save the store refuses is reported as
-    /// ``/AuthCore/AuthEvent/persistFailed(_:reason:)`` and made again after the next request. Call it before building clients; calling it again
-    /// only replaces the configuration (of jars not yet created).
+    /// ``/AuthCore/AuthEvent/persistFailed(_:reason:)`` and made again after the next request.
+    /// Call it before building clients; calling it again only replaces the configuration (of
+    /// jars not yet created).
     ///
     /// ```swift
     /// container.useCookies()

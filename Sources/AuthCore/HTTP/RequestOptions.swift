@@ -9,8 +9,8 @@
 public struct RequestOptions: Sendable, Equatable {
     /// Allows the retry middleware to repeat a non-idempotent request (such as a POST).
     public var retryNonIdempotent: Bool
-    /// A deadline for this request alone, overriding the timeout middleware's default and, with
-    /// AuthHTTPClient's transport, its `responseHeadTimeout`.
+    /// A deadline for this request alone, overriding the timeout middleware's default and the
+    /// transport's own limit (AuthHTTPClient's `responseHeadTimeout`, AuthURLSession's `timeout`).
     public var timeout: Duration?
     /// Header fields and query items of this request that carry secrets, besides
     /// ``SecretFieldNames/standard``: logs and mirrors redact them, and a hop to another origin drops

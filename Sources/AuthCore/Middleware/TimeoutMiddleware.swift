@@ -10,7 +10,8 @@
 /// The limit is the request's `options.timeout` or this middleware's default. The rest of the
 /// pipeline is cancelled when the limit passes; transports stop on cancellation. The request goes
 /// on with the limit as its `options.timeout`, so a transport's own shorter limit (AuthHTTPClient
-/// waits 30 seconds for a response's head) does not cut it short.
+/// waits 30 seconds for a response's head, AuthURLSession 60 for the whole response) does not
+/// cut it short.
 public struct TimeoutMiddleware: Middleware {
     /// The default limit.
     public let timeout: Duration
