@@ -52,8 +52,9 @@ public final class URLSessionTransport: Transport {
     ///   - timeout: How long a request may take, head and whole body.
     ///   - maxResponseBytes: The largest response body accepted.
     public init(configuration: URLSessionConfiguration = .ephemeral, timeout: Duration = .seconds(60), maxResponseBytes: Int = 16 << 20) {
-        // `copy()` of a URLSessionConfiguration is one (NSCopying types it `Any`).
-        let configuration = configuration.copy() as! URLSessionConfiguration
+        // `copy()` of a URLSessionConfiguration is one (NSCopying types it `Any`); the caller's
+        // own object is changed only should it ever not be.
+        let configuration = configuration.copy() as? URLSessionConfiguration ?? configuration
         configuration.urlCredentialStorage = nil
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
