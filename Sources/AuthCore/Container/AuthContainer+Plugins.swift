@@ -182,9 +182,6 @@ public final class SignOutSteps: Sendable {
         }
     }
 
-    /// The names of the steps, in the order they run.
-    public var names: [String] { steps.withLock { $0.map(\.name) } }
-
     /// Runs every step for `account` in order, each one even when one before it failed.
     /// - Throws: The first step's error, once all have run.
     func run(for account: AccountKey) async throws {
