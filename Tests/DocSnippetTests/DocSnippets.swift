@@ -284,8 +284,8 @@ import Testing
         }
     }
 
-    /// Sources/AuthCore/Container/AuthContainer+Plugins.swift:209
-    static func AuthCore_Container_AuthContainer_Plugins_209() async throws {
+    /// Sources/AuthCore/Container/AuthContainer+Plugins.swift:206
+    static func AuthCore_Container_AuthContainer_Plugins_206() async throws {
         container.addSignOutStep(named: "avatars") { account in
             try? FileManager.default.removeItem(at: appSupport.appending(path: "avatars/\(account.account)"))
         }
