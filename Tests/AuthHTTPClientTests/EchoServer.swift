@@ -50,11 +50,10 @@ struct EchoServer {
         router.get("/gzip") { _, _ -> Response in
             Response(status: .ok, headers: [.contentType: "text/plain", .contentEncoding: "gzip"], body: .init(byteBuffer: ByteBuffer(bytes: gzipped)))
         }
-        // Answers after a minute, or `ms` milliseconds: for timeouts and cancellation (a test
-        // bounds how long those take well below the minute, which a full run's loaded start can
-        // stretch by seconds; stopping the server does not wait for the answer).
+        // Answers after ten minutes, or `ms` milliseconds: for timeouts and cancellation, which
+        // a test tells from the answer by the outcome (stopping the server does not wait for it).
         router.get("/slow") { request, _ -> Response in
-            try await Task.sleep(for: .milliseconds(request.uri.queryParameters.get("ms", as: Int.self) ?? 60_000))
+            try await Task.sleep(for: .milliseconds(request.uri.queryParameters.get("ms", as: Int.self) ?? 600_000))
             return Response(status: .ok)
         }
         let port = AsyncStream<Int>.makeStream()

@@ -113,18 +113,18 @@ import Testing
 
     /// AsyncHTTPClient retried connection establishment under the retry middleware until its
     /// connect timeout (issue 18): the refusal must be reported on the first attempt, not after
-    /// the 20 s connect timeout configured here. The bound separates "at once" from "at the
-    /// timeout"; it is not a speed target.
+    /// the five-minute connect timeout configured here. The bound separates "at once" from "at
+    /// the timeout", with room for a loaded machine; it is not a speed target.
     @Test func aRefusedConnectionIsReportedOnTheFirstAttempt() async throws {
         let port = try await EchoServer.withRunning { base in base.port ?? 0 }
         var configuration = HTTPClientTransport.defaultConfiguration
-        configuration.timeout = .init(connect: .seconds(20), read: .seconds(20))
+        configuration.timeout = .init(connect: .seconds(300), read: .seconds(20))
         configuration.connectionPool.retryConnectionEstablishment = true  // the transport turns it off
         let start = ContinuousClock.now
         _ = try await HTTPClientTransport.withTransport(configuration: configuration) { transport in
             await #expect(throws: AuthError.self) { try await transport.send(AuthRequest(method: .get, url: URL(string: "http://127.0.0.1:\(port)/")!)) }
         }
-        #expect(ContinuousClock.now - start < .seconds(10))
+        #expect(ContinuousClock.now - start < .seconds(120))
     }
 
     /// A response slower than the transport's timeout is a typed `.timeout` or `.transport` error.
@@ -142,7 +142,7 @@ import Testing
 
     /// A response's head must come within the transport's `responseHeadTimeout`, or within the
     /// request's own `options.timeout`, which replaces it, shorter or longer: past that the
-    /// request ends with `.timeout`, naming the limit, well before the server's answer (a minute).
+    /// request ends with `.timeout`, naming the limit, not with the server's answer (ten minutes).
     @Test func theResponseHeadMustComeWithinTheTimeout() async throws {
         try await EchoServer.withRunning { base in
             let slow = try AuthRequest(method: .get, url: base.appending(path: "slow"))
@@ -151,9 +151,7 @@ import Testing
             }
             try await HTTPClientTransport.withTransport(responseHeadTimeout: .milliseconds(300)) { transport in
                 #expect(transport.responseHeadTimeout == .milliseconds(300))
-                let start = ContinuousClock.now
                 await #expect(performing: { try await transport.send(slow) }, throws: isTimeout("0.3 seconds"))
-                #expect(ContinuousClock.now - start < .seconds(20), "the request ran to the server's answer")
                 // A request's own, longer limit replaces the transport's.
                 let late = try AuthRequest(method: .get, url: base.appending(path: "slow").appending(queryItems: [URLQueryItem(name: "ms", value: "800")]), options: RequestOptions(timeout: .seconds(30)))
                 let answer = try await transport.send(late)
@@ -163,9 +161,7 @@ import Testing
                 #expect(transport.responseHeadTimeout == .seconds(30))
                 var request = slow
                 request.options.timeout = .milliseconds(250)
-                let start = ContinuousClock.now
                 await #expect(performing: { try await transport.send(request) }, throws: isTimeout("0.25 seconds"))
-                #expect(ContinuousClock.now - start < .seconds(20), "the request ran to the server's answer")
             }
         }
     }
@@ -182,19 +178,17 @@ import Testing
         }
     }
 
-    /// Cancelling the task cancels the request: it ends with `CancellationError`, well before the
-    /// server would have answered.
+    /// Cancelling the task cancels the request: it ends with `CancellationError`, not with the
+    /// server's answer.
     @Test(arguments: TransportKind.allCases)
     func cancellingTheTaskCancelsTheRequest(kind: TransportKind) async throws {
         try await EchoServer.withRunning { base in
             try await kind.withTransport { transport in
-                let started = ContinuousClock.now
                 let request = Task { try await transport.send(AuthRequest(method: .get, url: base.appending(path: "slow"))) }
                 try await Task.sleep(for: .milliseconds(200))
                 request.cancel()
                 let result = await request.result
                 #expect(throws: CancellationError.self) { try result.get() }
-                #expect(ContinuousClock.now - started < .seconds(20), "the request ran to the server's answer")
             }
         }
     }

@@ -29,9 +29,12 @@ final class RawHTTPServer: @unchecked Sendable {
     private let answer: [UInt8]
     private let later: [(pause: Duration, bytes: [UInt8])]
     private let repeating: (bytes: [UInt8], times: Int)?
-    /// How many bytes of `repeating` went out.
+    /// Guards `repeatedBytes` and `wholeAnswers`.
     private let sentCount = NSLock()
+    /// How many bytes of `repeating` went out.
     private var repeatedBytes = 0
+    /// How many connections got every part of `later`.
+    private var wholeAnswers = 0
 
     init(
         answer: String = "HTTP/1.1 200 OK\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
@@ -52,6 +55,12 @@ final class RawHTTPServer: @unchecked Sendable {
 
     /// How many bytes of `repeating` the server could send.
     var repeatedBytesSent: Int { sentCount.withLock { repeatedBytes } }
+
+    /// How many connections were sent the whole answer, every part of `later` after its pause.
+    /// A request that ended while this is 0 ended before the server's end: the fact a test of a
+    /// deadline asserts, instead of a bound on elapsed time that a loaded machine stretches (CI
+    /// held a whole test process for 20 s at its start).
+    var wholeAnswersSent: Int { sentCount.withLock { wholeAnswers } }
 
     /// The request heads received so far, each up to its blank line.
     var requestHeads: [String] { received.withLock { heads } }
@@ -103,10 +112,13 @@ final class RawHTTPServer: @unchecked Sendable {
                     guard sent == repeating.bytes.count, closing.withLock({ !isClosed }) else { break }
                 }
             }
+            var partsSent = 0
             for part in later {
                 guard pause(part.pause) else { break }
                 _ = part.bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                partsSent += 1
             }
+            if partsSent == later.count { sentCount.withLock { wholeAnswers += 1 } }
             closeAfterTheClientRead(connection)
         }
     }
