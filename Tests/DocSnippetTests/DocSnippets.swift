@@ -102,8 +102,8 @@ import Testing
         _ = mayStore
     }
 
-    /// Sources/AuthCookie/Container/AuthContainer+Cookies.swift:79
-    static func AuthCookie_Container_AuthContainer_Cookies_79() async throws {
+    /// Sources/AuthCookie/Container/AuthContainer+Cookies.swift:78
+    static func AuthCookie_Container_AuthContainer_Cookies_78() async throws {
         container.useCookies()
         let jar = try await container.restoreCookieJar(for: alice)   // what a previous run saved
         _ = jar
@@ -130,8 +130,8 @@ import Testing
         _ = jar
     }
 
-    /// Sources/AuthCookie/Jar/CookieJarSnapshot.swift:14
-    static func AuthCookie_Jar_CookieJarSnapshot_14() async throws {
+    /// Sources/AuthCookie/Jar/CookieJarSnapshot.swift:16
+    static func AuthCookie_Jar_CookieJarSnapshot_16() async throws {
         let data = try JSONEncoder().encode(jar.snapshot())
         let restored = CookieJar(snapshot: try JSONDecoder().decode(CookieJarSnapshot.self, from: data))
         _ = data
@@ -154,8 +154,8 @@ import Testing
         _ = exception
     }
 
-    /// Sources/AuthCookie/Middleware/CookieMiddleware.swift:36
-    static func AuthCookie_Middleware_CookieMiddleware_36() async throws {
+    /// Sources/AuthCookie/Middleware/CookieMiddleware.swift:37
+    static func AuthCookie_Middleware_CookieMiddleware_37() async throws {
         let jar = CookieJar()
         let cookies = CookieMiddleware(jar: jar, store: CookieJarStore(store: store, account: alice))
         let response = try await cookies.intercept(request, next: transport.send)
@@ -193,8 +193,8 @@ import Testing
         _ = isSecure
     }
 
-    /// Sources/AuthCookie/Persistence/CookieJarStore.swift:21
-    static func AuthCookie_Persistence_CookieJarStore_21() async throws {
+    /// Sources/AuthCookie/Persistence/CookieJarStore.swift:34
+    static func AuthCookie_Persistence_CookieJarStore_34() async throws {
         let store = CookieJarStore(vault: CredentialVault(store: credentialStore, cipher: cipher), account: AccountKey(namespace: "api", account: "alice"))
         let jar = try await store.loadJar()   // empty when nothing was saved
         jar.setCookies(fromHeaderValues: ["sid=abc; Max-Age=3600"], for: url)

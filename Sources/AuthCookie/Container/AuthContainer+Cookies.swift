@@ -47,13 +47,12 @@ public final class CookieJars: Sendable {
         }
     }
 
-    /// Empties the jar of `account` and removes its saved record (a sign-out): a session cookie
-    /// left on disk would still open the session the user ended.
+    /// Empties the jar of `account` and removes its saved record, whichever session it holds (a
+    /// sign-out): a session cookie left on disk would still open the session the user ended.
     /// - Throws: What the credential store throws; the jar in memory is empty all the same.
     public func removeSession(of account: AccountKey, in vault: CredentialVault) async throws {
-        let jar = jar(for: account)
-        jar.removeAll()
-        try await jarStore(for: account, in: vault).save(jar)
+        jar(for: account).removeAll()
+        try await jarStore(for: account, in: vault).delete()
     }
 }
 

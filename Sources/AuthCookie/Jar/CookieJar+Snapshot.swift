@@ -15,11 +15,15 @@ extension CookieJar {
     /// ``CookieJarConfiguration/persistSessionCookies`` is set.
     public func snapshot() -> CookieJarSnapshot {
         let keepSessions = configuration.persistSessionCookies
-        let cookies = allCookies.filter { keepSessions || $0.isPersistent }
-        return CookieJarSnapshot(cookies: cookies)
+        let date = now()
+        return state.withLock { storage in
+            let cookies = storage.allCookies.filter { !$0.isExpired(at: date) && (keepSessions || $0.isPersistent) }
+            return CookieJarSnapshot(cookies: cookies, session: storage.session)
+        }
     }
 
-    /// Replaces the jar's contents with the unexpired cookies of `snapshot`.
+    /// Replaces the jar's contents, and its ``session``, with the unexpired cookies of
+    /// `snapshot` and its session.
     ///
     /// Session cookies in the snapshot are kept (the snapshot's writer chose to save them); the
     /// jar's limits apply as if the cookies were stored one by one in creation order.
@@ -33,6 +37,7 @@ extension CookieJar {
         state.withLock { storage in
             storage.removeAll()
             for cookie in cookies { storage.store(cookie, configuration: configuration, now: date) }
+            storage.session = snapshot.session
         }
     }
 

@@ -155,7 +155,18 @@ public final class CookieJar: Sendable {
     /// does not change it. Lets a caller save the jar only after a change.
     public var generation: UInt64 { state.withLock { $0.generation } }
 
-    /// Removes every cookie.
+    /// The sign-in (``CookieSessionCredential/signInID``) whose session the jar's cookies hold:
+    /// set by a ``CookieSessionStrategy`` when it signs in or refreshes, and by
+    /// ``restore(_:)`` from a snapshot; nil for a jar outside a cookie session, and once emptied.
+    /// A ``CookieJarStore`` never saves a jar over the record of another session.
+    public var session: UUID? { state.withLock { $0.session } }
+
+    /// Marks the cookies as the session of the sign-in `id`.
+    func holdSession(_ id: UUID?) {
+        state.withLock { $0.session = id }
+    }
+
+    /// Removes every cookie (and with them the ``session``).
     public func removeAll() {
         state.withLock { $0.removeAll() }
     }

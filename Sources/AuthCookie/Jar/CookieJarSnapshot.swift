@@ -5,6 +5,8 @@
 //
 // SPDX-License-Identifier: Apache-2.0
 
+public import Foundation
+
 /// The contents of a ``CookieJar`` at one moment, as a `Codable` value for persistence.
 ///
 /// Expired cookies are never included; session cookies only when the jar's configuration has
@@ -20,14 +22,22 @@ public struct CookieJarSnapshot: Sendable, Hashable, Codable {
     public var formatVersion: Int
     /// The cookies, in creation order.
     public var cookies: [Cookie]
+    /// The sign-in whose session the cookies hold (``CookieJar/session``); nil outside a cookie
+    /// session, and in records written before it was kept.
+    public var session: UUID?
 
     /// The format version this code writes and reads.
     public static let currentFormatVersion = 1
 
     /// Creates a snapshot.
-    public init(cookies: [Cookie], formatVersion: Int = CookieJarSnapshot.currentFormatVersion) {
+    /// - Parameters:
+    ///   - cookies: The cookies, in creation order.
+    ///   - session: The sign-in whose session they hold, if any.
+    ///   - formatVersion: The format's version.
+    public init(cookies: [Cookie], session: UUID? = nil, formatVersion: Int = CookieJarSnapshot.currentFormatVersion) {
         self.formatVersion = formatVersion
         self.cookies = cookies
+        self.session = session
     }
 }
 

@@ -19,6 +19,8 @@ struct CookieStorage {
     /// Incremented whenever a cookie is added, replaced or removed (not when one is only sent).
     private(set) var generation: UInt64 = 0
     private var nextSequence: UInt64 = 0
+    /// The sign-in whose session the cookies hold (``CookieJar/session``).
+    var session: UUID?
 
     /// Step 11–12 of §5.3 and the jar's limits: replaces a cookie of the same name, domain and
     /// path (keeping its creation time), stores the new one unless it has already expired, then
@@ -65,11 +67,12 @@ struct CookieStorage {
         }
     }
 
-    /// Removes every cookie.
+    /// Removes every cookie; an empty jar holds no session.
     mutating func removeAll() {
         if count > 0 { generation &+= 1 }
         buckets.removeAll()
         count = 0
+        session = nil
     }
 
     /// Every cookie, in creation order.

@@ -29,7 +29,8 @@ import HTTPTypes
 /// answer to a request sent with the old session does not undo a sign-in that happened
 /// meanwhile.
 ///
-/// With a ``CookieJarStore``, the jar is saved after every response that changed it. A failed
+/// With a ``CookieJarStore``, the jar is saved after every response that changed it (never over
+/// another sign-in's session or a record it cannot read: see ``CookieJarStore``). A failed
 /// save does not fail the request; it is passed to `onSaveError`, and the next request saves
 /// again (``CookieJarStore/hasUnsavedChanges``) until the store takes it.
 ///

@@ -18,6 +18,19 @@ import Synchronization
 /// takes its snapshot once it holds the lock, so the last save to finish always writes the
 /// newest state.
 ///
+/// Several processes may share the record, so a save never overwrites what another wrote for a
+/// different reason than its own (``save(_:)``):
+/// - The record belongs to one sign-in's session (``CookieJar/session``). A jar replaces only the
+///   record it last read or wrote, or a record of its own session: a process still holding the
+///   cookies of an older sign-in does not overwrite the newer sign-in's record, nor bring back a
+///   record that a sign-out removed. The sign-in that starts a session writes over any record
+///   (``establish(_:session:)``); a sign-out removes it (``delete()``).
+/// - A record this code cannot read (written by newer code, sealed with another key, damaged) is
+///   never overwritten: the save fails with the reading's error and the record stays.
+/// - A process whose account adopted another process's sign-in takes that sign-in's cookies from
+///   the record before its next request (``follow(_:into:)``, which a ``CookieSessionStrategy``
+///   calls).
+///
 /// ```swift
 /// let store = CookieJarStore(vault: CredentialVault(store: credentialStore, cipher: cipher), account: AccountKey(namespace: "api", account: "alice"))
 /// let jar = try await store.loadJar()   // empty when nothing was saved
@@ -39,6 +52,11 @@ public final class CookieJarStore: Sendable {
     private let now: @Sendable () -> Date
     private let locks = AccountLocks()
     private let lastSaveFailed = Mutex(false)
+    /// The record as this object last read or wrote it; nil before the first read or write.
+    private let lastSeen = Mutex<Envelope??>(nil)
+    /// The sign-in whose cookies ``follow(_:into:)`` last looked for, so that it reads the store
+    /// once per sign-in, not per request.
+    private let followed = Mutex<UUID?>(nil)
 
     /// Creates a store for one account's jar, sealed by `vault`'s cipher.
     /// - Parameters:
@@ -68,33 +86,118 @@ public final class CookieJarStore: Sendable {
     /// request changed the jar.
     public var hasUnsavedChanges: Bool { lastSaveFailed.withLock { $0 } }
 
-    /// Writes the jar's current snapshot; removes the record when the jar holds nothing to keep.
-    /// - Throws: Whatever the credential store or the cipher throws, or an encoding error
-    ///   (``hasUnsavedChanges`` is then true until a save succeeds).
-    public func save(_ jar: CookieJar) async throws {
+    /// Writes the jar's current snapshot, or removes the record when the jar holds nothing to
+    /// keep, unless the record changed since this object last read or wrote it and now holds
+    /// another session than the jar's, or none (a sign-out removed it): the jar is then out of
+    /// date, and the record stays as it is.
+    /// - Returns: Whether the jar was written (false: the record belongs to another session).
+    /// - Throws: Whatever the credential store or the cipher throws, an encoding error, or (the
+    ///   record staying as it is) the error reading a record this code cannot read, as
+    ///   ``loadSnapshot()`` throws it. ``hasUnsavedChanges`` is then true until a save succeeds.
+    @discardableResult
+    public func save(_ jar: CookieJar) async throws -> Bool {
+        try await recordingFailure {
+            try await locks.withLock(account) { try await write(jar) }
+        }
+    }
+
+    /// Marks the jar's cookies as the session of the sign-in `session` and writes them over any
+    /// record: what a sign-in or a refresh does once the server accepted it, before its
+    /// credential is stored.
+    /// - Throws: As ``save(_:)``; the jar is marked all the same.
+    public func establish(_ jar: CookieJar, session: UUID) async throws {
+        try await recordingFailure {
+            try await locks.withLock(account) {
+                jar.holdSession(session)
+                try await put(jar.snapshot())
+            }
+        }
+    }
+
+    /// Before a request with the sign-in `session`'s credential: when the jar holds another
+    /// session's cookies (that sign-in was made in another process sharing the store), replaces
+    /// them with the record's, provided the record holds that session. The store is read once
+    /// per sign-in; a record of an older version of this code (no session) is taken into an
+    /// empty jar.
+    /// - Throws: As ``loadSnapshot()``; the jar is unchanged then, and the next call reads again.
+    public func follow(_ session: UUID, into jar: CookieJar) async throws {
+        guard jar.session != session, followed.withLock({ $0 }) != session else { return }
+        try await locks.withLock(account) {
+            guard jar.session != session, followed.withLock({ $0 }) != session else { return }
+            let snapshot = try await read()
+            if let snapshot, snapshot.session == session || (snapshot.session == nil && jar.count == 0) {
+                jar.restore(snapshot)
+                jar.holdSession(session)
+            }
+            followed.withLock { $0 = session }
+        }
+    }
+
+    /// Runs a write, keeping ``hasUnsavedChanges`` up to date.
+    private func recordingFailure<T>(_ write: () async throws -> T) async throws -> T {
         do {
-            try await write(jar)
+            let result = try await write()
             lastSaveFailed.withLock { $0 = false }
+            return result
         } catch {
             lastSaveFailed.withLock { $0 = true }
             throw error
         }
     }
 
-    private func write(_ jar: CookieJar) async throws {
-        try await locks.withLock(account) {
-            let snapshot = jar.snapshot()
-            guard !snapshot.cookies.isEmpty else { return try await store.delete(key) }
-            let payload = try vault.seal(JSONEncoder().encode(snapshot), key: key, kind: Self.kind)
-            let expiries = snapshot.cookies.map(\.expiresAt)
-            // The record expires with its last cookie, unless it holds a session cookie.
-            let expiresAt = expiries.contains(nil) ? nil : expiries.compactMap { $0 }.max()
-            let envelope = Envelope(
-                formatVersion: CookieJarSnapshot.currentFormatVersion, kind: Self.kind,
-                payload: payload, updatedAt: now(), expiresAt: expiresAt
-            )
-            try await store.put(envelope, for: key)
+    /// ``save(_:)`` under the lock.
+    private func write(_ jar: CookieJar) async throws -> Bool {
+        let snapshot = jar.snapshot()
+        let envelope = try envelope(of: snapshot)
+        var expected: Envelope?
+        if let seen = lastSeen.withLock({ $0 }) {
+            expected = seen
+        } else {
+            // Never read nor written here: the record must be readable, and of this session.
+            expected = try await store.get(key)
+            guard try Self.session(of: expected.flatMap { try open($0) }, is: snapshot.session) else { return false }
         }
+        // Three tries: a record that another process of the same session rewrites between
+        // every read and write here holds cookies as current as these.
+        for _ in 0..<3 {
+            if try await store.replace(key, ifCurrent: expected, with: envelope) {
+                lastSeen.withLock { $0 = .some(envelope) }
+                return true
+            }
+            // Changed elsewhere since: written again only over the same session.
+            let current = try await store.get(key)
+            guard let current, try Self.session(of: open(current), is: snapshot.session) else {
+                lastSeen.withLock { $0 = .some(current) }
+                return false
+            }
+            expected = current
+        }
+        return false
+    }
+
+    /// Whether `stored` is nil or holds `session`.
+    private static func session(of stored: CookieJarSnapshot?, is session: UUID?) -> Bool {
+        stored.map { $0.session == session } ?? true
+    }
+
+    /// Writes `snapshot` whatever the record holds.
+    private func put(_ snapshot: CookieJarSnapshot) async throws {
+        let envelope = try envelope(of: snapshot)
+        if let envelope { try await store.put(envelope, for: key) } else { try await store.delete(key) }
+        lastSeen.withLock { $0 = .some(envelope) }
+    }
+
+    /// The record of `snapshot`, sealed; nil for a snapshot with no cookie.
+    private func envelope(of snapshot: CookieJarSnapshot) throws -> Envelope? {
+        guard !snapshot.cookies.isEmpty else { return nil }
+        let payload = try vault.seal(JSONEncoder().encode(snapshot), key: key, kind: Self.kind)
+        let expiries = snapshot.cookies.map(\.expiresAt)
+        // The record expires with its last cookie, unless it holds a session cookie.
+        let expiresAt = expiries.contains(nil) ? nil : expiries.compactMap { $0 }.max()
+        return Envelope(
+            formatVersion: CookieJarSnapshot.currentFormatVersion, kind: Self.kind,
+            payload: payload, updatedAt: now(), expiresAt: expiresAt
+        )
     }
 
     /// The saved snapshot, or nil when none was saved.
@@ -103,7 +206,20 @@ public final class CookieJarStore: Sendable {
     ///   newer code, `.cipher` when it does not open with the vault's cipher, or whatever the
     ///   credential store throws.
     public func loadSnapshot() async throws -> CookieJarSnapshot? {
-        guard let envelope = try await store.get(key) else { return nil }
+        try await locks.withLock(account) { try await read() }
+    }
+
+    /// Reads the record, and remembers it as the one last seen.
+    private func read() async throws -> CookieJarSnapshot? {
+        let envelope = try await store.get(key)
+        let snapshot = try envelope.flatMap { try open($0) }
+        lastSeen.withLock { $0 = .some(envelope) }
+        return snapshot
+    }
+
+    /// The snapshot `envelope` holds.
+    /// - Throws: As ``loadSnapshot()``.
+    private func open(_ envelope: Envelope) throws -> CookieJarSnapshot {
         guard envelope.kind == Self.kind else {
             throw CredentialStoreError.corrupted("the record holds '\(envelope.kind)', not a cookie jar", key: key)
         }
@@ -147,8 +263,11 @@ public final class CookieJarStore: Sendable {
         return context?.codingPath.map(\.stringValue).joined(separator: ".") ?? ""
     }
 
-    /// Removes the saved jar.
+    /// Removes the saved jar, whatever session it holds (a sign-out).
     public func delete() async throws {
-        try await locks.withLock(account) { try await store.delete(key) }
+        try await locks.withLock(account) {
+            try await store.delete(key)
+            lastSeen.withLock { $0 = .some(nil) }
+        }
     }
 }

@@ -58,7 +58,9 @@ extension CookieSessionStrategy {
         let status = response.status.code
         switch status {
         case 200..<300:
-            return .renewed(CookieSessionCredential(username: credential.username, password: credential.password?.reveal, establishedAt: clock.now()))
+            let renewed = CookieSessionCredential(username: credential.username, password: credential.password?.reveal, establishedAt: clock.now())
+            try await establish(renewed)
+            return .renewed(renewed)
         case 300..<400 where isRedirectToLoginPage(response, from: refresh.url), 400, 401, 403, 422:
             return .refused(status: status)
         default:

@@ -172,8 +172,9 @@ extension CookieSessionStrategy {
     }
 
     /// Signs in: fetches the login page when configured, posts the credentials with the CSRF
-    /// token, keeps the answer's cookies in the jar (saved through ``jarStore``), and checks the
-    /// answer with ``Login/success``.
+    /// token, keeps the answer's cookies in the jar, and checks the answer with
+    /// ``Login/success``. Once it succeeded, the jar holds the new credential's session
+    /// (``CookieJar/session``) and is saved through ``jarStore`` over any other session's record.
     /// - Returns: The credential to store with `AccountClient.signIn(_:)`.
     /// - Throws: `AuthError` code `.invalidCredentials` when the server refused the user name or
     ///   password (also as a `200` with the form again, or a redirect back to the login page);
@@ -194,7 +195,9 @@ extension CookieSessionStrategy {
                 throw AuthError(code: .invalidCredentials, message: "the server refused the user name or password: it answered \(status) with the login form again", status: status)
             }
             if login.success.check(response, kept) {
-                return CookieSessionCredential(username: username, password: login.keepsPasswordForReLogin ? password : nil, establishedAt: clock.now())
+                let credential = CookieSessionCredential(username: username, password: login.keepsPasswordForReLogin ? password : nil, establishedAt: clock.now())
+                try await establish(credential)
+                return credential
             }
             if kept.isEmpty, let reason = refused.first {
                 throw AuthError(code: .misconfigured, message: "the login answer's cookies were all refused by the jar: \(reason.message)", status: status, underlying: reason)

@@ -98,6 +98,20 @@ public struct CookieSessionStrategy: AuthStrategy {
         self.clock = clock
     }
 
+    /// Before `credential` goes on a request: when another process sharing the store made its
+    /// sign-in (or refresh), the jar still holds the cookies of an older one; they are replaced
+    /// with those the other process saved for it (``CookieJarStore/follow(_:into:)``). A store
+    /// that cannot be read leaves the jar as it is until the next request.
+    public func prepare(_ credential: CookieSessionCredential) async {
+        try? await jarStore?.follow(credential.signInID, into: jar)
+    }
+
+    /// Marks the jar as the session of `credential` and saves it over any other session's record,
+    /// before the credential itself is stored.
+    func establish(_ credential: CookieSessionCredential) async throws {
+        if let jarStore { try await jarStore.establish(jar, session: credential.signInID) } else { jar.holdSession(credential.signInID) }
+    }
+
     /// Adds the CSRF header on unsafe methods: the value of the CSRF cookie the request would carry.
     public func authorize(_ request: inout AuthRequest, with credential: CookieSessionCredential) {
         guard let csrf, !Self.safeMethods.contains(request.head.method), let url = request.url,
@@ -118,6 +132,7 @@ public struct CookieSessionStrategy: AuthStrategy {
     ///   otherwise as ``signIn(username:password:)``.
     public func renew(_ credential: CookieSessionCredential?, context: RenewalContext) async throws -> CookieSessionCredential {
         guard let credential else { throw AuthError.notSignedIn(context.account) }
+        await prepare(credential)  // the refresh cookie of the credential's own session
         if let refresh {
             switch try await self.refresh(refresh, credential) {
             case .renewed(let renewed): return renewed

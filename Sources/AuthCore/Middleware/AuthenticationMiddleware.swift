@@ -62,6 +62,7 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
             credential = try await session.pendingPublished()
             sent = session.clock.now()
         }
+        await session.strategy.prepare(credential.credential)
         let authorized = authorized(request, with: credential)
         let response = try await next(authorized)
         guard isRefused(response, to: authorized, with: credential, sentAt: sent) else { return response }
@@ -109,6 +110,7 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
         var extraAttempt = false
         while true {
             let fresh = AccountSession<Strategy>.Published(try await session.renew(from: rejected.credential))
+            await session.strategy.prepare(fresh.credential)
             var retry = request
             authorize(&retry, with: fresh)
             let resent = session.clock.now()
