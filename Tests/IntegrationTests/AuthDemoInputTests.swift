@@ -119,4 +119,58 @@ import Testing
         #expect(String(decoding: rest, as: UTF8.self).contains("interrupted; removed the story's temporary store \(folder.path)"))
         #expect(!FileManager.default.fileExists(atPath: folder.path))
     }
+
+    /// Ctrl-C at `login`'s password prompt ended the process with the terminal's echo still
+    /// off, so the shell went on typing blind. Now the signal turns echo back on first, and the
+    /// process still ends by it. Standard input is a pseudo-terminal here, as in a shell.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSignalAtThePasswordPromptLeavesTheTerminalEchoing(signal number: Int32) async throws {
+        let master = posix_openpt(O_RDWR | O_NOCTTY)
+        try #require(master >= 0 && grantpt(master) == 0 && unlockpt(master) == 0)
+        defer { close(master) }
+        let name = try #require(ptsname(master).map { String(cString: $0) })
+        let terminal = open(name, O_RDWR | O_NOCTTY)
+        try #require(terminal >= 0)
+        defer { close(terminal) }
+        let echoes = {
+            var settings = termios()
+            return tcgetattr(terminal, &settings) == 0 && settings.c_lflag & tcflag_t(ECHO) != 0
+        }
+        #expect(echoes())
+
+        let process = Process()
+        process.executableURL = try PackageExecutable.url(named: "auth-demo")
+        process.arguments = ["login", "--username", "carol", "--server", "http://127.0.0.1:1"]
+        process.standardInput = FileHandle(fileDescriptor: terminal, closeOnDealloc: false)
+        let output = Pipe()
+        process.standardError = output
+        process.standardOutput = output
+        let (exited, continuation) = AsyncStream<Void>.makeStream()
+        process.terminationHandler = { _ in continuation.finish() }
+        try process.run()
+        let reader = output.fileHandleForReading
+        let prompt = await offPool {
+            var text = ""
+            while !text.contains("password for carol: "), case let chunk = reader.availableData, !chunk.isEmpty {
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            return text
+        }
+        #expect(prompt.contains("password for carol: "), "said: \(prompt)")
+        // Echo goes off just after the prompt is written.
+        for _ in 0..<200 where echoes() { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(!echoes(), "the prompt did not turn echo off")
+
+        kill(process.processIdentifier, number)
+        for await _ in exited {}
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == number)
+        #expect(echoes(), "the terminal was left without echo")
+    }
 }
+
+// Glibc's pseudo-terminal calls, which Swift's Glibc module does not import (stdlib.h declares
+// them only under _XOPEN_SOURCE).
+@_silgen_name("posix_openpt") private func posix_openpt(_ flags: Int32) -> Int32
+@_silgen_name("grantpt") private func grantpt(_ descriptor: Int32) -> Int32
+@_silgen_name("unlockpt") private func unlockpt(_ descriptor: Int32) -> Int32
+@_silgen_name("ptsname") private func ptsname(_ descriptor: Int32) -> UnsafeMutablePointer<CChar>?

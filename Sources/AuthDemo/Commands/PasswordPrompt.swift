@@ -16,18 +16,42 @@ import Darwin
 enum PasswordPrompt {
     /// Prints `prompt` (terminals only) and reads one line with echo turned off; from a pipe,
     /// reads one line as it is. Nil at end of input.
+    ///
+    /// A signal that ends the process at the prompt (Ctrl-C, Ctrl-\, a closed terminal, `kill`)
+    /// first turns echo back on: before, the shell was left typing blind.
     static func read(_ prompt: String) -> String? {
         guard isatty(STDIN_FILENO) == 1 else { return readLine(strippingNewline: true) }
         FileHandle.standardError.write(Data(prompt.utf8))
         var saved = termios()
         guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return readLine(strippingNewline: true) }
+        terminalBeforePrompt = saved
+        let previous = endingSignals.map { signal($0, restoreTerminalAndEnd) }
         var silent = saved
         silent.c_lflag &= ~tcflag_t(ECHO)
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
         defer {
             tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+            for (number, handler) in zip(endingSignals, previous) { signal(number, handler) }
             FileHandle.standardError.write(Data("\n".utf8))
         }
         return readLine(strippingNewline: true)
     }
+}
+
+/// The signals whose default action ends the process, which a prompt catches to restore the
+/// terminal first.
+private let endingSignals = [SIGINT, SIGQUIT, SIGTERM, SIGHUP]
+
+/// The terminal's settings from before the prompt turned echo off, for the signal handler (set
+/// before the handler is installed, read only by it).
+nonisolated(unsafe) private var terminalBeforePrompt = termios()
+
+/// Restores the terminal, then ends the process by `number` as its default action would. Only
+/// async-signal-safe calls: `tcsetattr`, `write`, `signal`, `raise`.
+private func restoreTerminalAndEnd(_ number: Int32) {
+    tcsetattr(STDIN_FILENO, TCSANOW, &terminalBeforePrompt)
+    var newline: UInt8 = 10
+    _ = write(STDERR_FILENO, &newline, 1)
+    signal(number, SIG_DFL)
+    raise(number)
 }
