@@ -193,8 +193,8 @@ import Testing
         _ = isSecure
     }
 
-    /// Sources/AuthCookie/Persistence/CookieJarStore.swift:34
-    static func AuthCookie_Persistence_CookieJarStore_34() async throws {
+    /// Sources/AuthCookie/Persistence/CookieJarStore.swift:36
+    static func AuthCookie_Persistence_CookieJarStore_36() async throws {
         let store = CookieJarStore(vault: CredentialVault(store: credentialStore, cipher: cipher), account: AccountKey(namespace: "api", account: "alice"))
         let jar = try await store.loadJar()   // empty when nothing was saved
         jar.setCookies(fromHeaderValues: ["sid=abc; Max-Age=3600"], for: url)

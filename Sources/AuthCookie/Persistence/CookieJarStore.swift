@@ -14,22 +14,24 @@ import Synchronization
 ///
 /// The jar is one record: item `cookies`, kind `cookie-jar`, a JSON ``CookieJarSnapshot`` as
 /// payload (format version 1), sealed by the vault's cipher when it has one (the session cookies
-/// are a credential like any other). An empty jar is no record. Saves are serialised and each
-/// takes its snapshot once it holds the lock, so the last save to finish always writes the
-/// newest state.
+/// are a credential like any other). An empty jar is no record. Within a process, saves are
+/// serialised and each takes its snapshot once it holds the lock, so the last save to finish
+/// writes the newest state.
 ///
 /// Several processes may share the record, so a save never overwrites what another wrote for a
 /// different reason than its own (``save(_:)``):
 /// - The record belongs to one sign-in's session (``CookieJar/session``). A jar replaces only the
 ///   record it last read or wrote, or a record of its own session: a process still holding the
 ///   cookies of an older sign-in does not overwrite the newer sign-in's record, nor bring back a
-///   record that a sign-out removed. The sign-in that starts a session writes over any record
-///   (``establish(_:session:)``); a sign-out removes it (``delete()``).
+///   record that a sign-out removed, however often it tries. A sign-in writes over any record,
+///   a refresh over its own session's (``establish(_:session:replacing:)``); a sign-out removes
+///   it (``delete()``).
 /// - A record this code cannot read (written by newer code, sealed with another key, damaged) is
-///   never overwritten: the save fails with the reading's error and the record stays.
+///   never overwritten by a save: the save fails with the reading's error and the record stays
+///   until a sign-in or sign-out replaces it, or ``delete()`` removes it.
 /// - A process whose account adopted another process's sign-in takes that sign-in's cookies from
-///   the record before its next request (``follow(_:into:)``, which a ``CookieSessionStrategy``
-///   calls).
+///   the record before its next request (``follow(_:into:force:)``, which a
+///   ``CookieSessionStrategy`` calls).
 ///
 /// ```swift
 /// let store = CookieJarStore(vault: CredentialVault(store: credentialStore, cipher: cipher), account: AccountKey(namespace: "api", account: "alice"))
@@ -91,9 +93,11 @@ public final class CookieJarStore: Sendable {
     /// another session than the jar's, or none (a sign-out removed it): the jar is then out of
     /// date, and the record stays as it is.
     /// - Returns: Whether the jar was written (false: the record belongs to another session).
-    /// - Throws: Whatever the credential store or the cipher throws, an encoding error, or (the
-    ///   record staying as it is) the error reading a record this code cannot read, as
-    ///   ``loadSnapshot()`` throws it. ``hasUnsavedChanges`` is then true until a save succeeds.
+    /// - Throws: Whatever the credential store or the cipher throws, an encoding error,
+    ///   `CredentialStoreError.unavailable` when other processes of the same session rewrote the
+    ///   record under every try, or (the record staying as it is) the error reading a record this
+    ///   code cannot read, as ``loadSnapshot()`` throws it. ``hasUnsavedChanges`` is then true
+    ///   until a save succeeds.
     @discardableResult
     public func save(_ jar: CookieJar) async throws -> Bool {
         try await recordingFailure {
@@ -101,15 +105,38 @@ public final class CookieJarStore: Sendable {
         }
     }
 
-    /// Marks the jar's cookies as the session of the sign-in `session` and writes them over any
-    /// record: what a sign-in or a refresh does once the server accepted it, before its
-    /// credential is stored.
-    /// - Throws: As ``save(_:)``; the jar is marked all the same.
-    public func establish(_ jar: CookieJar, session: UUID) async throws {
+    /// Writes the jar's cookies as the session of the sign-in `session`, then marks the jar with
+    /// it (``CookieJar/session``): what a sign-in or a refresh does once the server accepted it,
+    /// before its credential is stored.
+    /// - Parameters:
+    ///   - jar: The jar.
+    ///   - session: The new sign-in's ``CookieSessionCredential/signInID``.
+    ///   - renewed: For a refresh, the sign-in it renewed: the record is written only while it
+    ///     holds that session (or is a record of an older version of this code, which has none),
+    ///     so that a refresh another process's sign-in or sign-out overtook neither overwrites
+    ///     the new record nor brings back the removed one. Nil for a sign-in, which writes over
+    ///     any record.
+    /// - Returns: Whether the record was written (false: overtaken; the jar is not marked).
+    /// - Throws: As ``save(_:)``; the jar is not marked then.
+    @discardableResult
+    public func establish(_ jar: CookieJar, session: UUID, replacing renewed: UUID? = nil) async throws -> Bool {
         try await recordingFailure {
             try await locks.withLock(account) {
+                var snapshot = jar.snapshot()
+                snapshot.session = session
+                let envelope = try envelope(of: snapshot)
+                if let renewed {
+                    // Not when a sign-out removed the record meanwhile, nor over another sign-in.
+                    guard let current = try await store.get(key), [renewed, nil].contains(try open(current).session),
+                          try await store.replace(key, ifCurrent: current, with: envelope) else { return false }
+                } else if let envelope {
+                    try await store.put(envelope, for: key)
+                } else {
+                    try await store.delete(key)
+                }
+                lastSeen.withLock { $0 = .some(envelope) }
                 jar.holdSession(session)
-                try await put(jar.snapshot())
+                return true
             }
         }
     }
@@ -117,19 +144,19 @@ public final class CookieJarStore: Sendable {
     /// Before a request with the sign-in `session`'s credential: when the jar holds another
     /// session's cookies (that sign-in was made in another process sharing the store), replaces
     /// them with the record's, provided the record holds that session. The store is read once
-    /// per sign-in; a record of an older version of this code (no session) is taken into an
-    /// empty jar.
-    /// - Throws: As ``loadSnapshot()``; the jar is unchanged then, and the next call reads again.
-    public func follow(_ session: UUID, into jar: CookieJar) async throws {
-        guard jar.session != session, followed.withLock({ $0 }) != session else { return }
+    /// per sign-in, whatever the read gives, unless `force` (a renewal) asks again; a record of
+    /// an older version of this code (no session) is taken into an empty jar.
+    /// - Throws: As ``loadSnapshot()``; the jar is unchanged then.
+    public func follow(_ session: UUID, into jar: CookieJar, force: Bool = false) async throws {
+        guard jar.session != session, force || followed.withLock({ $0 }) != session else { return }
         try await locks.withLock(account) {
-            guard jar.session != session, followed.withLock({ $0 }) != session else { return }
+            guard jar.session != session, force || followed.withLock({ $0 }) != session else { return }
+            followed.withLock { $0 = session }
             let snapshot = try await read()
             if let snapshot, snapshot.session == session || (snapshot.session == nil && jar.count == 0) {
                 jar.restore(snapshot)
                 jar.holdSession(session)
             }
-            followed.withLock { $0 = session }
         }
     }
 
@@ -145,7 +172,8 @@ public final class CookieJarStore: Sendable {
         }
     }
 
-    /// ``save(_:)`` under the lock.
+    /// ``save(_:)`` under the lock. A refusal leaves ``lastSeen`` as it was, so that every later
+    /// save is refused too until the jar follows the record's session.
     private func write(_ jar: CookieJar) async throws -> Bool {
         let snapshot = jar.snapshot()
         let envelope = try envelope(of: snapshot)
@@ -157,8 +185,7 @@ public final class CookieJarStore: Sendable {
             expected = try await store.get(key)
             guard try Self.session(of: expected.flatMap { try open($0) }, is: snapshot.session) else { return false }
         }
-        // Three tries: a record that another process of the same session rewrites between
-        // every read and write here holds cookies as current as these.
+        // Three tries, against other processes of the same session writing in between.
         for _ in 0..<3 {
             if try await store.replace(key, ifCurrent: expected, with: envelope) {
                 lastSeen.withLock { $0 = .some(envelope) }
@@ -166,25 +193,15 @@ public final class CookieJarStore: Sendable {
             }
             // Changed elsewhere since: written again only over the same session.
             let current = try await store.get(key)
-            guard let current, try Self.session(of: open(current), is: snapshot.session) else {
-                lastSeen.withLock { $0 = .some(current) }
-                return false
-            }
+            guard let current, try Self.session(of: open(current), is: snapshot.session) else { return false }
             expected = current
         }
-        return false
+        throw CredentialStoreError(code: .unavailable, message: "the cookie jar record changed under every try to save it", key: key)
     }
 
     /// Whether `stored` is nil or holds `session`.
     private static func session(of stored: CookieJarSnapshot?, is session: UUID?) -> Bool {
         stored.map { $0.session == session } ?? true
-    }
-
-    /// Writes `snapshot` whatever the record holds.
-    private func put(_ snapshot: CookieJarSnapshot) async throws {
-        let envelope = try envelope(of: snapshot)
-        if let envelope { try await store.put(envelope, for: key) } else { try await store.delete(key) }
-        lastSeen.withLock { $0 = .some(envelope) }
     }
 
     /// The record of `snapshot`, sealed; nil for a snapshot with no cookie.
@@ -194,9 +211,13 @@ public final class CookieJarStore: Sendable {
         let expiries = snapshot.cookies.map(\.expiresAt)
         // The record expires with its last cookie, unless it holds a session cookie.
         let expiresAt = expiries.contains(nil) ? nil : expiries.compactMap { $0 }.max()
+        // Dates in whole seconds, which every store gives back exactly (PostgreSQL keeps a
+        // `double precision` of seconds since 1970, in which most `Date`s do not round-trip),
+        // so that the next save's `replace` finds the record it wrote.
+        let wholeSeconds = { (date: Date, rule: FloatingPointRoundingRule) in Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(rule)) }
         return Envelope(
             formatVersion: CookieJarSnapshot.currentFormatVersion, kind: Self.kind,
-            payload: payload, updatedAt: now(), expiresAt: expiresAt
+            payload: payload, updatedAt: wholeSeconds(now(), .down), expiresAt: expiresAt.map { wholeSeconds($0, .up) }
         )
     }
 

@@ -59,7 +59,7 @@ extension CookieSessionStrategy {
         switch status {
         case 200..<300:
             let renewed = CookieSessionCredential(username: credential.username, password: credential.password?.reveal, establishedAt: clock.now())
-            try await establish(renewed)
+            try await establish(renewed, renewing: credential)
             return .renewed(renewed)
         case 300..<400 where isRedirectToLoginPage(response, from: refresh.url), 400, 401, 403, 422:
             return .refused(status: status)

@@ -196,7 +196,7 @@ extension CookieSessionStrategy {
             }
             if login.success.check(response, kept) {
                 let credential = CookieSessionCredential(username: username, password: login.keepsPasswordForReLogin ? password : nil, establishedAt: clock.now())
-                try await establish(credential)
+                try await establish(credential, renewing: nil)
                 return credential
             }
             if kept.isEmpty, let reason = refused.first {
@@ -267,7 +267,9 @@ extension CookieSessionStrategy {
         return request
     }
 
-    /// Sends a sign-in request with the jar's cookies and stores the answer's cookies one by one.
+    /// Sends a sign-in request with the jar's cookies and stores the answer's cookies one by one
+    /// (in the jar only: a successful sign-in saves it, ``establish(_:renewing:)``, over any
+    /// record, even one a save could not replace).
     /// - Returns: The answer, the names of the cookies the jar kept (not those the answer deletes:
     ///   a cookie set already expired is no session), and why it refused the others.
     private func exchange(_ request: AuthRequest) async throws -> (response: AuthResponse, kept: [String], refused: [CookieError]) {
@@ -277,17 +279,14 @@ extension CookieSessionStrategy {
         let response = try await transport.send(request, within: login.limits, reading: "the login endpoint")
         var kept: [String] = []
         var refused: [CookieError] = []
-        var changed = false
         for header in response.head.headerFields[values: .setCookie] {
             do throws(CookieError) {
                 let cookie = try jar.setCookie(fromHeaderValue: header, for: url)
-                changed = true
                 if !cookie.isExpired(at: clock.now()) { kept.append(cookie.name) }
             } catch {
                 refused.append(error)
             }
         }
-        if let jarStore, changed { try await jarStore.save(jar) }
         return (response, kept, refused)
     }
 

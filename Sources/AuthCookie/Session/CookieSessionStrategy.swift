@@ -106,10 +106,12 @@ public struct CookieSessionStrategy: AuthStrategy {
         try? await jarStore?.follow(credential.signInID, into: jar)
     }
 
-    /// Marks the jar as the session of `credential` and saves it over any other session's record,
-    /// before the credential itself is stored.
-    func establish(_ credential: CookieSessionCredential) async throws {
-        if let jarStore { try await jarStore.establish(jar, session: credential.signInID) } else { jar.holdSession(credential.signInID) }
+    /// Saves the jar as the session of `credential`, before the credential itself is stored: a
+    /// sign-in over any record, a refresh of `renewed` only over that session's
+    /// (``CookieJarStore/establish(_:session:replacing:)``).
+    func establish(_ credential: CookieSessionCredential, renewing renewed: CookieSessionCredential?) async throws {
+        guard let jarStore else { return jar.holdSession(credential.signInID) }
+        try await jarStore.establish(jar, session: credential.signInID, replacing: renewed?.signInID)
     }
 
     /// Adds the CSRF header on unsafe methods: the value of the CSRF cookie the request would carry.
@@ -132,7 +134,9 @@ public struct CookieSessionStrategy: AuthStrategy {
     ///   otherwise as ``signIn(username:password:)``.
     public func renew(_ credential: CookieSessionCredential?, context: RenewalContext) async throws -> CookieSessionCredential {
         guard let credential else { throw AuthError.notSignedIn(context.account) }
-        await prepare(credential)  // the refresh cookie of the credential's own session
+        // The refresh cookie of the credential's own session, read again whatever earlier
+        // requests found.
+        try? await jarStore?.follow(credential.signInID, into: jar, force: true)
         if let refresh {
             switch try await self.refresh(refresh, credential) {
             case .renewed(let renewed): return renewed

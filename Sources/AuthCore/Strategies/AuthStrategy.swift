@@ -22,11 +22,12 @@ public protocol AuthStrategy<Value>: Sendable {
     associatedtype Value: Credential
     /// The origins the credential may be sent to.
     var allowedHosts: AllowedHosts { get }
-    /// Brings what the strategy keeps beside the credential in line with it, before
-    /// ``authorize(_:with:)`` puts it on a request (once per attempt) and before
-    /// ``renew(_:context:)``: the credential may have been signed in or renewed by another
+    /// Brings what the strategy keeps beside the credential in line with it: the
+    /// ``AuthenticationMiddleware`` calls it before each attempt, just before
+    /// ``authorize(_:with:)``. The credential may have been signed in or renewed by another
     /// process sharing the store, and a strategy that keeps state of its own (a cookie session's
-    /// jar) takes that process's state from the store here. The default does nothing.
+    /// jar) takes that process's state from the store here (and at the start of its own
+    /// ``renew(_:context:)``, which needs the same state). The default does nothing.
     func prepare(_ credential: Value) async
     /// Puts the credential on a request.
     func authorize(_ request: inout AuthRequest, with credential: Value)
