@@ -226,4 +226,30 @@ import Testing
             try await process.close()
         }
     }
+
+    /// A record of another session that following a sign-in came across is not taken as the
+    /// record this jar saw: the jar's next save does not replace it.
+    @Test(arguments: StoreKind.allCases)
+    func aRecordFoundWhileFollowingIsNotOverwrittenByTheNextSave(_ kind: StoreKind) async throws {
+        try await CookieSessionPersistenceTests.withFolder("cookie-follow-other") { folder, _ in
+            let store = try await CookieSessionPersistenceTests.open(kind, in: folder)
+            let url = try #require(URL(string: "https://app.example.com/"))
+            let (older, newer, adopted) = (UUID(), UUID(), UUID())
+            let mine = CookieJarStore(store: store, account: Self.alice)
+            let jar = CookieJar()
+            jar.setCookies(fromHeaderValues: ["sid=older; Max-Age=3600"], for: url)
+            #expect(try await mine.establish(jar, session: older))
+            let other = CookieJar()
+            other.setCookies(fromHeaderValues: ["sid=newer; Max-Age=3600"], for: url)
+            #expect(try await CookieJarStore(store: store, account: Self.alice).establish(other, session: newer))
+
+            // This process follows a sign-in whose cookies are not (yet) in the record.
+            try await mine.follow(adopted, into: jar)
+            #expect(jar.allCookies.first?.value == "older")
+            jar.setCookies(fromHeaderValues: ["theme=dark; Max-Age=3600"], for: url)
+            #expect(try await mine.save(jar) == false)
+            #expect(try await mine.loadSnapshot()?.cookies.map(\.value) == ["newer"], "the older session's cookies replaced the newer ones")
+            try await CookieSessionPersistenceTests.close(store)
+        }
+    }
 }

@@ -152,10 +152,13 @@ public final class CookieJarStore: Sendable {
         try await locks.withLock(account) {
             guard jar.session != session, force || followed.withLock({ $0 }) != session else { return }
             followed.withLock { $0 = session }
-            let snapshot = try await read()
+            let (envelope, snapshot) = try await read()
+            // Taken only when it is that session's: a record of another is not "seen" either,
+            // or the jar's next save would replace it.
             if let snapshot, snapshot.session == session || (snapshot.session == nil && jar.count == 0) {
                 jar.restore(snapshot)
                 jar.holdSession(session)
+                lastSeen.withLock { $0 = .some(envelope) }
             }
         }
     }
@@ -227,15 +230,13 @@ public final class CookieJarStore: Sendable {
     ///   newer code, `.cipher` when it does not open with the vault's cipher, or whatever the
     ///   credential store throws.
     public func loadSnapshot() async throws -> CookieJarSnapshot? {
-        try await locks.withLock(account) { try await read() }
+        try await locks.withLock(account) { try await read().snapshot }
     }
 
-    /// Reads the record, and remembers it as the one last seen.
-    private func read() async throws -> CookieJarSnapshot? {
+    /// The record and what it holds.
+    private func read() async throws -> (envelope: Envelope?, snapshot: CookieJarSnapshot?) {
         let envelope = try await store.get(key)
-        let snapshot = try envelope.flatMap { try open($0) }
-        lastSeen.withLock { $0 = .some(envelope) }
-        return snapshot
+        return (envelope, try envelope.flatMap { try open($0) })
     }
 
     /// The snapshot `envelope` holds.
@@ -261,7 +262,12 @@ public final class CookieJarStore: Sendable {
     /// was saved.
     /// - Throws: As ``loadSnapshot()``; the jar is unchanged then.
     public func load(into jar: CookieJar) async throws {
-        if let snapshot = try await loadSnapshot() { jar.restore(snapshot) }
+        try await locks.withLock(account) {
+            let (envelope, snapshot) = try await read()
+            guard let snapshot else { return }
+            jar.restore(snapshot)
+            lastSeen.withLock { $0 = .some(envelope) }
+        }
     }
 
     /// A new jar holding the saved cookies (empty when nothing was saved).

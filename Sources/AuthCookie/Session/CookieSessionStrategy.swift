@@ -35,7 +35,7 @@ public import HTTPTypes
 /// let client = container.makeClient(for: alice, strategy: strategy)
 /// try await client.signIn(try await strategy.signIn(username: "alice", password: password))
 /// ```
-public struct CookieSessionStrategy: AuthStrategy {
+public struct CookieSessionStrategy: PreparingStrategy {
     /// Which cookie holds the CSRF token and which header echoes it.
     public struct CSRF: Sendable {
         /// `X-CSRF-Token`.

@@ -36,6 +36,9 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
     private let scope: CredentialScope
     /// Asked before the credential is used, when the app has one.
     public let accessGate: CredentialAccessGate?
+    /// The strategy's ``PreparingStrategy/prepare(_:)``, when it has that capability: found once
+    /// here, so that other strategies pay nothing for it per request.
+    private let prepare: (@Sendable (Strategy.Value) async -> Void)?
 
     /// Creates the middleware for one account.
     /// - Parameters:
@@ -45,6 +48,13 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
         self.session = session
         self.scope = CredentialScope(allowedHosts: session.strategy.allowedHosts, account: session.account, events: session.events)
         self.accessGate = accessGate
+        self.prepare = Self.preparation(of: session.strategy)
+    }
+
+    /// `strategy`'s ``PreparingStrategy/prepare(_:)``, when it is a ``PreparingStrategy``.
+    private static func preparation(of strategy: Strategy) -> (@Sendable (Strategy.Value) async -> Void)? {
+        guard let preparing = strategy as? any PreparingStrategy<Strategy.Value> else { return nil }
+        return { credential in await preparing.prepare(credential) }
     }
 
     /// Authorizes, sends, and on an authentication failure renews and retries (twice at most).
@@ -62,7 +72,7 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
             credential = try await session.pendingPublished()
             sent = session.clock.now()
         }
-        await session.strategy.prepare(credential.credential)
+        if let prepare { await prepare(credential.credential) }
         let authorized = authorized(request, with: credential)
         let response = try await next(authorized)
         guard isRefused(response, to: authorized, with: credential, sentAt: sent) else { return response }
@@ -110,7 +120,7 @@ public struct AuthenticationMiddleware<Strategy: AuthStrategy>: Middleware {
         var extraAttempt = false
         while true {
             let fresh = AccountSession<Strategy>.Published(try await session.renew(from: rejected.credential))
-            await session.strategy.prepare(fresh.credential)
+            if let prepare { await prepare(fresh.credential) }
             var retry = request
             authorize(&retry, with: fresh)
             let resent = session.clock.now()

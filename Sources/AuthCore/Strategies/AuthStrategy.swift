@@ -22,13 +22,6 @@ public protocol AuthStrategy<Value>: Sendable {
     associatedtype Value: Credential
     /// The origins the credential may be sent to.
     var allowedHosts: AllowedHosts { get }
-    /// Brings what the strategy keeps beside the credential in line with it: the
-    /// ``AuthenticationMiddleware`` calls it before each attempt, just before
-    /// ``authorize(_:with:)``. The credential may have been signed in or renewed by another
-    /// process sharing the store, and a strategy that keeps state of its own (a cookie session's
-    /// jar) takes that process's state from the store here (and at the start of its own
-    /// ``renew(_:context:)``, which needs the same state). The default does nothing.
-    func prepare(_ credential: Value) async
     /// Puts the credential on a request.
     func authorize(_ request: inout AuthRequest, with credential: Value)
     /// Whether the credential should be renewed before use at `now` (already corrected for the
@@ -45,9 +38,6 @@ public protocol AuthStrategy<Value>: Sendable {
 }
 
 extension AuthStrategy {
-    /// Nothing: the credential is all the strategy needs.
-    public func prepare(_ credential: Value) async {}
-
     /// Calls the credential's own `authorize`.
     public func authorize(_ request: inout AuthRequest, with credential: Value) {
         credential.authorize(&request)
