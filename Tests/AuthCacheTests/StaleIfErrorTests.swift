@@ -17,7 +17,7 @@ import Testing
 @Suite struct StaleIfErrorTests {
     /// How the test origin answers: normally, with a failure status, or not at all.
     final class Health: Sendable {
-        enum State: Sendable { case up, status(Int), unreachable }
+        enum State: Sendable { case up, status(Int), unreachable, failing(AuthError) }
         private let state = Mutex(State.up)
         func set(_ new: State) { state.withLock { $0 = new } }
         var current: State { state.withLock { $0 } }
@@ -28,6 +28,7 @@ import Testing
             switch health.current {
             case .up: return AuthResponse(status: .ok, headerFields: fields, body: Data("#\(number)".utf8))
             case .unreachable: throw AuthError.transport("connection refused")
+            case .failing(let error): throw error
             case .status(let code): return AuthResponse(status: .init(code: code), body: Data("failed".utf8))
             }
         }
@@ -48,6 +49,29 @@ import Testing
 
         clock.advance(by: 1)
         await #expect(throws: AuthError.self) { try await client.send(.get, testURL("/a")) }
+    }
+
+    /// Only a server that cannot be reached gets the stale entry: a request that failed for its
+    /// account (signed out, a new sign-in needed, refused by the app's access gate) did before
+    /// the fix, so a signed-out user still read their cached private answers.
+    @Test(arguments: [
+        AuthError.notSignedIn(AccountKey(namespace: "api", account: "alice")),
+        AuthError.reauthenticationRequired(AccountKey(namespace: "api", account: "alice"), reason: "refresh token revoked"),
+        AuthError(code: .accessDenied, message: "the user declined"),
+    ])
+    func anErrorOfTheAccountIsThrownNotAnsweredWithTheStaleEntry(error: AuthError) async throws {
+        let clock = ManualClock()
+        let health = Health()
+        let cache = ResponseCache()
+        let client = Self.origin([.cacheControl: "max-age=10, stale-if-error=600"], health: health).client(cache: cache, clock: clock)
+        _ = try await client.send(.get, testURL("/a"))
+        clock.advance(by: 20)
+        health.set(.failing(error))
+        let thrown = await #expect(throws: AuthError.self) { try await client.send(.get, testURL("/a")) }
+        #expect(thrown?.code == error.code)
+        #expect(cache.statistics.staleServed == 0)
+        health.set(.failing(AuthError(code: .timeout, message: "no answer within 30 s")))
+        #expect(text(try await client.send(.get, testURL("/a"))) == "#1")
     }
 
     @Test func aServerFailureIsAnsweredWithTheStaleEntryAndTheEntryIsKept() async throws {

@@ -17,7 +17,9 @@ extension CacheMiddleware {
     ///
     /// With a validator the request becomes conditional: a `304` refreshes the entry and the
     /// caller gets the stored body. A full response replaces the entry. A server failure or a
-    /// transport error is answered with the entry when its stale-if-error window allows.
+    /// failure to reach the server (`AuthError` code `.transport` or `.timeout`) is answered with
+    /// the entry when its stale-if-error window allows; any other error is thrown: an account
+    /// signed out, refused by the app's access gate or needing a new sign-in gets no stored answer.
     nonisolated(nonsending) func revalidate(
         _ request: AuthRequest, entry: CachedResponse, key: CacheEntryKey, ticket: ResponseCache.Ticket,
         next: Next
@@ -31,10 +33,8 @@ extension CacheMiddleware {
         let response: AuthResponse
         do {
             response = try await next(conditional)
-        } catch let error as CancellationError {
-            throw error
         } catch {
-            if let stale = serveStale(entry) { return answer(stale, .staleServed(failureStatus: nil)) }
+            if Self.isOriginFailure(error), let stale = serveStale(entry) { return answer(stale, .staleServed(failureStatus: nil)) }
             cache.count(.miss)
             throw error
         }
@@ -60,6 +60,13 @@ extension CacheMiddleware {
         }
         keep(response, for: request, key: key, requestTime: requestTime, ticket: ticket)
         return answer(response, .forwardedStale(status: response.status.code))
+    }
+
+    /// Whether `error` says the server could not be reached or did not answer in time: what
+    /// `stale-if-error` is for (RFC 5861). Not a cancellation, nor an error of the account.
+    private static func isOriginFailure(_ error: any Error) -> Bool {
+        guard let error = error as? AuthError else { return false }
+        return error.code == .transport || error.code == .timeout
     }
 
     /// The entry as the answer to a failed server, when its stale-if-error window allows.
