@@ -61,6 +61,31 @@ import Testing
         }
     }
 
+    /// A move between two handles on one store (the same SQLite file opened twice, the same
+    /// directory) found every record already in the target, then removed it from the source,
+    /// which was the target: every record was gone. Now it stops before touching any.
+    @Test(arguments: ["sqlite", "files"])
+    func aMoveWithinOneStoreIsRefusedAndKeepsEveryRecord(kind: String) async throws {
+        try await TestFiles.withTemporaryFolder { folder in
+            let open = { () async throws -> any CredentialStore in
+                kind == "sqlite"
+                    ? try await SQLiteCredentialStore.open(at: folder.appendingPathComponent("one.sqlite").path)
+                    : try FileCredentialStore(directory: folder.appendingPathComponent("one"))
+            }
+            let (source, target) = (try await open(), try await open())
+            for (index, key) in Self.keys.enumerated() { try await source.put(TestFiles.envelope(index), for: key) }
+            let error = await #expect(throws: MigrationError.self) { try await StoreMigration(from: source, to: target, mode: .move).run() }
+            #expect(error?.code == .sameStore)
+            #expect(try await TestFiles.allKeys(of: source).count == Self.keys.count, "records were lost")
+            #expect(try await source.namespaces().sorted() == ["api.example.com", "github"], "the probe record was left behind")
+            // Two stores that are really two still move.
+            let other = try FileCredentialStore(directory: folder.appendingPathComponent("other"))
+            let moved = try await StoreMigration(from: source, to: other, mode: .move).run()
+            #expect(moved.removedFromSource.count == Self.keys.count)
+            for store in [source, target] { if let sqlite = store as? SQLiteCredentialStore { try await sqlite.close() } }
+        }
+    }
+
     @Test func dryRunReportsWhatWouldHappenAndWritesNothing() async throws {
         try await Self.withStores { source, target, originals in
             let present = Self.keys[0], different = Self.keys[1]

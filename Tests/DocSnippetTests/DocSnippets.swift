@@ -726,8 +726,8 @@ import Testing
         _ = report
     }
 
-    /// Sources/AuthMigration/Copy/StoreMigration.swift:13
-    static func AuthMigration_Copy_StoreMigration_13() async throws {
+    /// Sources/AuthMigration/Copy/StoreMigration.swift:14
+    static func AuthMigration_Copy_StoreMigration_14() async throws {
         let source = try FileCredentialStore(directory: old, options: .init(quarantinesCorruptedRecords: false))
         let target = try await SQLiteCredentialStore.open(at: newPath)
         let migration = StoreMigration(from: source, to: target, mode: .move)

@@ -6,6 +6,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 public import AuthCore
+import Foundation
 
 /// Copies or moves every record of one credential store into another, such as a
 /// `FileCredentialStore` into a `SQLiteCredentialStore`.
@@ -19,7 +20,9 @@ public import AuthCore
 /// ```
 ///
 /// Records are copied as envelopes: kind, format version, times and the payload bytes exactly as
-/// stored, so sealed records stay sealed and no key is needed. For each source record:
+/// stored, so sealed records stay sealed and no key is needed. A move first writes a probe record
+/// to the target and stops (``MigrationError`` code `.sameStore`) if the source sees it: two
+/// handles on one database or directory look like two stores. Then, for each source record:
 /// 1. read it; one that cannot be read is reported in ``MigrationReport/skipped`` and stays;
 /// 2. if the target already holds an identical record, it counts as done (so a run is
 ///    idempotent, and a run after an interruption picks up where it stopped);
@@ -87,7 +90,9 @@ public struct StoreMigration: Sendable {
     /// - Returns: What happened to each record.
     /// - Throws: The store's error when the source cannot be listed or either store becomes
     ///   unavailable (records done so far stay done; running again finishes the rest);
-    ///   `CancellationError` when the task is cancelled (checked between records).
+    ///   `CancellationError` when the task is cancelled (checked between records);
+    ///   ``MigrationError`` code `.sameStore` for a move whose source and target are one store
+    ///   (every record would count as copied, then be removed), before any record is touched.
     public func run(progress: @Sendable (MigrationProgress) -> Void = { _ in }) async throws -> MigrationReport {
         try await perform(dryRun: false, progress: progress)
     }
@@ -103,6 +108,7 @@ public struct StoreMigration: Sendable {
 
     private func perform(dryRun: Bool, progress: @Sendable (MigrationProgress) -> Void) async throws -> MigrationReport {
         var report = MigrationReport(isDryRun: dryRun, mode: mode)
+        if mode == .move, !dryRun { try await requireDistinctStores() }
         let keys = try await StoreWalker.keys(of: source, namespaces: namespaces)
         report.total = keys.count
         for (index, key) in keys.enumerated() {
@@ -112,5 +118,26 @@ public struct StoreMigration: Sendable {
             progress(MigrationProgress(done: index + 1, total: keys.count, key: key, outcome: outcome))
         }
         return report
+    }
+
+    /// Throws `.sameStore` when a record written to the target shows in the source: two handles
+    /// on one SQLite file or directory (another path to it, a caching wrapper) look like two
+    /// stores, and a move between them found every record already in the target, then removed
+    /// it from the source, which was the target. The probe record is removed again.
+    private func requireDistinctStores() async throws {
+        let probe = CredentialKey(namespace: "authkit-migration-probe", account: UUID().uuidString, item: "probe")
+        let envelope = Envelope(kind: "migration-probe", payload: Data(UUID().uuidString.utf8), updatedAt: Date())
+        try await target.put(envelope, for: probe)
+        let seen: Envelope?
+        do {
+            seen = try await source.get(probe)
+        } catch {
+            try? await target.delete(probe)
+            throw error
+        }
+        try await target.delete(probe)
+        guard seen?.payload != envelope.payload else {
+            throw MigrationError(code: .sameStore, message: "the source and the target of the move are the same store (a record written to the target appeared in the source); nothing was moved")
+        }
     }
 }

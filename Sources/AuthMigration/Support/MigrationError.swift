@@ -59,4 +59,7 @@ extension ErrorCode where Domain == MigrationError {
     public static var invalidLegacyValue: Self { Self("invalidLegacyValue") }
     /// A legacy layout found its main value but not another value it cannot do without.
     public static var missingLegacyValue: Self { Self("missingLegacyValue") }
+    /// A move's source and target are one store (two handles on one database or directory): a
+    /// record written to the target appeared in the source. Nothing was moved.
+    public static var sameStore: Self { Self("sameStore") }
 }
