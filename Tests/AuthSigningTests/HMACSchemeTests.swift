@@ -117,6 +117,23 @@ import Testing
         #expect(!text.contains("0123456789abcdef"))
     }
 
+    /// A verifier that accepts older requests than its nonce cache remembers (tolerance 900 s,
+    /// retention 600 s) took a captured request again once the cache had forgotten its nonce.
+    @Test func aRequestOlderThanTheCacheRemembersIsARefusedReplay() async throws {
+        let clock = ManualClock(Self.start)
+        let verifier = HMACRequestVerifier(tolerance: 900, nonceCache: NonceCache(capacity: 100, retention: 600), now: clock.closure) { id in id == "client-1" ? Self.key : nil }
+        var request = try Self.request()
+        try await HMACRequestSigner(keyID: "client-1", key: Self.key).sign(&request, at: clock.now)
+        try await verifier.verify(request)
+        clock.advance(700)
+        let error = await caught(SigningError.self) { try await verifier.verify(request) }
+        #expect(error?.code == .replayedNonce)
+        // Nor is a request that old accepted the first time: the cache cannot vouch for it.
+        var late = try Self.request()
+        try await HMACRequestSigner(keyID: "client-1", key: Self.key).sign(&late, at: clock.now.addingTimeInterval(-650))
+        #expect(await caught(SigningError.self) { try await verifier.verify(late) }?.code == .replayedNonce)
+    }
+
     @Test func fullNonceCacheFailsClosed() {
         let cache = NonceCache(capacity: 2, retention: 600)
         let t = Self.start

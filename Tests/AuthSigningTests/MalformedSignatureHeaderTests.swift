@@ -101,6 +101,26 @@ import Testing
         try await verifier.verify(received)
     }
 
+    /// A nonce is remembered from the signature's `created` time. Under a policy that does not
+    /// require `created`, a signature without one was stamped with the verifier's clock, so a
+    /// replay once the cache forgot the nonce counted as new; a nonce without `created` is now
+    /// refused.
+    @Test func aNonceWithoutCreatedIsRefused() async throws {
+        let secret = SymmetricKey(data: try #require(Data(base64Encoded: Self.secretBase64)))
+        let params = #"("@method");nonce="n-1";keyid="k""#
+        let base = "\"@method\": GET\n\"@signature-params\": \(params)"
+        let mac = Data(HMAC<SHA256>.authenticationCode(for: Data(base.utf8), using: secret)).base64EncodedString()
+        var request = try AuthRequest(method: .get, url: try #require(URL(string: "https://api.example.com/")))
+        request.head.headerFields[try #require(HTTPField.Name("Signature-Input"))] = "sig1=" + params
+        request.head.headerFields[try #require(HTTPField.Name("Signature"))] = "sig1=:\(mac):"
+        let now = Date()
+        let policy = MessageVerificationPolicy(requiresCreated: false)
+        // Without a nonce cache, the same signature verifies: only the missing `created` is refused.
+        try await HTTPMessageSignatureVerifier(policy: policy, now: { now }) { _ in .hmacSHA256(secret) }.verify(request)
+        let verifier = HTTPMessageSignatureVerifier(policy: policy, nonceCache: NonceCache(), now: { now }) { _ in .hmacSHA256(secret) }
+        await #expect { try await verifier.verify(request) } throws: { ($0 as? SigningError)?.code == .missingCreated }
+    }
+
     @Test func signersAndKeysNeverPrintKeys() throws {
         let secret = SymmetricKey(data: Data("super-secret-hmac-key-material!!".utf8))
         let signer = HTTPMessageSigner(keyID: "kid", key: .hmacSHA256(secret), components: [.method])

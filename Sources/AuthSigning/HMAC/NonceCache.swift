@@ -56,11 +56,16 @@ public final class NonceCache: Sendable {
     ///   - keyID: The key the request was signed with; nonces are per key.
     ///   - timestamp: The request's signed timestamp.
     ///   - now: The verifier's current time, for expiry.
-    /// - Returns: `.accepted` when new, `.replayed` otherwise.
+    /// - Returns: `.accepted` when new, `.replayed` when seen before or when `timestamp` is
+    ///   `retention` or more before `now` (the cache would have forgotten it by then, so it
+    ///   cannot vouch for it, whatever time window the verifier accepts).
     public func insert(nonce: String, keyID: String, timestamp: Date, now: Date) -> Outcome {
         let key = keyID + "\u{0}" + nonce
         let capacity = capacity
         let retention = retention
+        // Older than the cache remembers: a nonce it may have seen and forgotten (a verifier that
+        // accepts older requests than `retention` covers would otherwise take a replay).
+        if timestamp.addingTimeInterval(retention) <= now { return .replayed }
         return state.withLock { state in
             if timestamp <= state.evictedHorizon { return .replayed }
             if let seen = state.entries[key], seen.addingTimeInterval(retention) > now { return .replayed }

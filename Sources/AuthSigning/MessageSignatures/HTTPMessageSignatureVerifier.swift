@@ -97,8 +97,12 @@ public struct HTTPMessageSignatureVerifier: Sendable {
             try ContentDigest.verify(digest, body: body)
         }
         if let nonceCache, case .string(let nonce)? = input.signature.parameters["nonce"] {
-            let created = input.signature.parameters["created"].flatMap { if case .integer(let value) = $0 { value } else { nil } }
-            let timestamp = created.map { Date(timeIntervalSince1970: TimeInterval($0)) } ?? current
+            // Remembered from its `created` time: without one, a replay once the cache forgot the
+            // nonce would count as new.
+            guard case .integer(let created)? = input.signature.parameters["created"] else {
+                throw SigningError(code: .missingCreated, message: "signature \(input.label) has a nonce but no created parameter to check it against")
+            }
+            let timestamp = Date(timeIntervalSince1970: TimeInterval(created))
             guard nonceCache.insert(nonce: nonce, keyID: keyID, timestamp: timestamp, now: current) == .accepted else {
                 throw SigningError(code: .replayedNonce, message: "the nonce of signature \(input.label) was already used")
             }
