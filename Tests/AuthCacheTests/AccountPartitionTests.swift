@@ -56,6 +56,33 @@ import Testing
         }
     }
 
+    /// The purge followed the sign-out event a moment later: a request made as soon as
+    /// `signOut()` returned could still be answered from the account's entries (here, another
+    /// user's sign-in under the same "current user" key). It is now done before `signOut()`
+    /// returns.
+    @Test func aSignOutHasPurgedTheAccountWhenItReturns() async throws {
+        try await CacheServer.run { server, transport in
+            let (purges, purged) = AsyncStream<AccountKey>.makeStream()
+            let container = AuthContainer()
+            container.useHTTPClient(transport)
+            container.useResponseCache { account, _ in purged.yield(account) }
+            let strategy = StaticCredentialStrategy<BasicCredential>(allowedHosts: AllowedHosts(origin: server.baseURL))
+            let current = container.makeClient(for: Self.alice, strategy: strategy)
+            let cache = container[ResponseCacheKey.self]
+            let url = server.url("cache/user")
+            try await current.signIn(BasicCredential(username: "alice", password: "alice-password"))
+            _ = try await current.send(.get, url)
+            #expect(cache.entryCount(for: Self.alice) == 1)
+
+            try await current.signOut()
+            #expect(cache.entryCount(for: Self.alice) == 0, "signOut() returned before the purge")
+            try await current.signIn(BasicCredential(username: "bob", password: "bob-password"))
+            #expect(Self.body(try await current.send(.get, url)).hasPrefix("user bob"), "served the signed-out user's answer")
+            var iterator = purges.makeAsyncIterator()
+            #expect(await iterator.next() == Self.alice)  // the event's purge still comes
+        }
+    }
+
     @Test func theConfiguredAccountPartitionsEvenWhenTheCallerSetsAuthorization() async throws {
         let cache = ResponseCache()
         let served = ServedCount()

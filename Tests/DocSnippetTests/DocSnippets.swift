@@ -54,8 +54,8 @@ import Testing
         container[ResponseCacheKey.self].purge(account: alice)
     }
 
-    /// Sources/AuthCache/Container/AuthContainer+Cache.swift:39
-    static func AuthCache_Container_AuthContainer_Cache_39() async throws {
+    /// Sources/AuthCache/Container/AuthContainer+Cache.swift:40
+    static func AuthCache_Container_AuthContainer_Cache_40() async throws {
         let container = AuthContainer()
         container.useResponseCache(.init(maxBytes: 8 << 20, defaultLifetime: .seconds(30)))
         let alice = container.makeClient(for: aliceKey, strategy: bearer)
@@ -63,8 +63,8 @@ import Testing
         _ = alice
     }
 
-    /// Sources/AuthCache/Container/AuthContainer+Cache.swift:66
-    static func AuthCache_Container_AuthContainer_Cache_66() async throws {
+    /// Sources/AuthCache/Container/AuthContainer+Cache.swift:71
+    static func AuthCache_Container_AuthContainer_Cache_71() async throws {
         try await container.useSQLiteStore(at: path)
         let cache = container.useCredentialCache()
         try await cache.preload(namespace: "api")

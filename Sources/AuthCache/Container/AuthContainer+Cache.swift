@@ -29,7 +29,8 @@ public enum ResponseCacheKey: AuthContainerKey {
 
 extension AuthContainer {
     /// Caches the GET and HEAD responses of every client this container builds, partitioned by
-    /// account, and purges an account's entries when it signs out or must sign in again.
+    /// account, and purges an account's entries when it signs out (before `signOut()` returns)
+    /// or must sign in again.
     ///
     /// Registers a ``ResponseCache`` under ``ResponseCacheKey`` (built on first use, following
     /// the container's ``/AuthCore/AuthEventsKey``) and adds a ``CacheMiddleware`` to each client in the
@@ -51,7 +52,11 @@ extension AuthContainer {
             return cache
         }
         addMiddleware(.caching, named: "response-cache") { context in
-            CacheMiddleware(cache: context.container[ResponseCacheKey.self], account: context.account, clock: context.container[ClockKey.self])
+            let cache = context.container[ResponseCacheKey.self]
+            // Purged before `signOut()` returns: the event's purge runs a moment later, and a
+            // request made at once was answered from the signed-out account's entries.
+            context.container.addSignOutStep(named: "response-cache") { account in cache.purge(account: account) }
+            return CacheMiddleware(cache: cache, account: context.account, clock: context.container[ClockKey.self])
         }
     }
 }
