@@ -21,7 +21,11 @@ import Testing
             let enrolment = try await h.enrolTOTP(alice)
             let totp = try enrolment.uri.makeTOTP()
             let loginsBefore = h.server.counters.logins
-            let guesser = ClosureMFACodeProvider { _, _ in try wrongCode(for: totp, at: h.server.clock.now()) }
+            // A different wrong code each time: the client does not send a refused code again.
+            let guesses = Mutex(0)
+            let guesser = ClosureMFACodeProvider { _, _ in
+                try wrongCode(for: totp, at: h.server.clock.now(), number: guesses.withLock { $0 += 1; return $0 })
+            }
             await #expect { try await h.mfaSignIn("alice", codes: guesser, maxAttempts: 10) } throws: {
                 ($0 as? MFAError)?.code == .attemptsExhausted
             }

@@ -63,7 +63,8 @@ public struct PasswordSignIn: Sendable {
     /// Signs in and returns the tokens.
     /// - Throws: `AuthError.invalidCredentials` for a refused user name or password;
     ///   ``MFAError`` `.expiredChallenge` (sign in again), `.attemptsExhausted` (every code was
-    ///   refused, or the server locked the second factor after too many wrong codes),
+    ///   refused, the code provider gave again a code the server had refused, which is not sent
+    ///   twice, or the server locked the second factor after too many wrong codes),
     ///   `.noMethodAvailable`; what the code provider throws; `AuthError` for transport and
     ///   decoding failures and unexpected statuses (`.httpStatus`).
     public func signIn(username: String, password: String) async throws -> BearerTokenSet {
@@ -90,9 +91,15 @@ public struct PasswordSignIn: Sendable {
         guard let method = preferredMethods.first(where: challenge.methods.contains) else {
             throw MFAError.noMethodAvailable(offered: challenge.methods)
         }
+        var refused: Set<String> = []
         for _ in 0..<maxAttempts {
             guard !challenge.isExpired(at: clock.now().addingTimeInterval(skew)) else { throw MFAError.expiredChallenge() }
             let code = try await codeProvider.code(for: challenge, method: method)
+            // A code the server refused is refused again (a time-based code within its step, a
+            // code used once already); sending it would only count towards the server's lockout.
+            guard !refused.contains(code) else {
+                throw MFAError(code: .attemptsExhausted, message: "the code provider gave again a code the server had refused; not sent (it would count towards the lockout)")
+            }
             let sent = clock.now()
             let response = try await post(verifyURL, ["challenge_id": challenge.id, "method": method.rawValue, "code": code])
             if (200..<300).contains(response.status.code) {
@@ -105,6 +112,7 @@ public struct PasswordSignIn: Sendable {
             case "locked_out":
                 throw MFAError(code: .attemptsExhausted, message: "the server locked the second factor after too many wrong codes; wait before signing in again")
             case "invalid_code" where response.status == .unauthorized:
+                refused.insert(code)
                 continue
             default:
                 throw Self.unexpected(response, endpoint: "MFA verify")
