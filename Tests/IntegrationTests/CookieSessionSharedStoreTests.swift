@@ -252,4 +252,63 @@ import Testing
             try await CookieSessionPersistenceTests.close(store)
         }
     }
+
+    /// Following another sign-in does not replace a jar whose session cookie (no expiry) the
+    /// record cannot hold: by default session cookies are not saved, so the record's cookies
+    /// would have ended this process's working session.
+    @Test(arguments: StoreKind.allCases)
+    func aJarWithASessionCookieTheRecordCannotHoldIsKept(_ kind: StoreKind) async throws {
+        try await CookieSessionPersistenceTests.withFolder("cookie-session-cookie") { folder, _ in
+            let store = try await CookieSessionPersistenceTests.open(kind, in: folder)
+            let url = try #require(URL(string: "https://app.example.com/"))
+            let other = CookieJar()
+            other.setCookies(fromHeaderValues: ["sid=theirs; Path=/", "pref=1; Max-Age=3600"], for: url)
+            let newer = UUID()
+            #expect(try await CookieJarStore(store: store, account: Self.alice).establish(other, session: newer))
+            #expect(try await CookieJarStore(store: store, account: Self.alice).loadSnapshot()?.cookies.map(\.name) == ["pref"])
+
+            let mine = CookieJar()
+            mine.setCookies(fromHeaderValues: ["sid=mine; Path=/"], for: url)
+            try await CookieJarStore(store: store, account: Self.alice).follow(newer, into: mine)
+            #expect(mine.allCookies.map(\.value) == ["mine"], "the working session cookie was dropped")
+            try await CookieSessionPersistenceTests.close(store)
+        }
+    }
+
+    /// A jar outside any cookie session (plain `useCookies()`) keeps the last writer's rule: a
+    /// record removed elsewhere is written again by its next save.
+    @Test(arguments: StoreKind.allCases)
+    func aPlainJarSavesAgainAfterItsRecordWasRemovedElsewhere(_ kind: StoreKind) async throws {
+        try await CookieSessionPersistenceTests.withFolder("cookie-plain") { folder, _ in
+            let store = try await CookieSessionPersistenceTests.open(kind, in: folder)
+            let url = try #require(URL(string: "https://app.example.com/"))
+            let saver = CookieJarStore(store: store, account: Self.alice)
+            let jar = CookieJar()
+            jar.setCookies(fromHeaderValues: ["lb=node-1; Max-Age=3600"], for: url)
+            #expect(try await saver.save(jar))
+            try await CookieJarStore(store: store, account: Self.alice).delete()
+            jar.setCookies(fromHeaderValues: ["lb=node-2; Max-Age=3600"], for: url)
+            #expect(try await saver.save(jar))
+            #expect(try await saver.loadSnapshot()?.cookies.map(\.value) == ["node-2"])
+            try await CookieSessionPersistenceTests.close(store)
+        }
+    }
+
+    /// A refresh over a record this code cannot read writes nothing and throws nothing: the
+    /// refresh the server accepted still renews the credential.
+    @Test(arguments: StoreKind.allCases)
+    func aRefreshOverAnUnreadableRecordWritesNothingAndDoesNotFail(_ kind: StoreKind) async throws {
+        try await CookieSessionPersistenceTests.withFolder("cookie-refresh-unreadable") { folder, _ in
+            let store = try await CookieSessionPersistenceTests.open(kind, in: folder)
+            let url = try #require(URL(string: "https://app.example.com/"))
+            let key = Self.alice.item(CookieJarStore.item)
+            let newer = Envelope(formatVersion: CookieJarSnapshot.currentFormatVersion + 1, kind: CookieJarStore.kind, payload: Data("{}".utf8), updatedAt: Date(), expiresAt: nil)
+            try await store.put(newer, for: key)
+            let jar = CookieJar()
+            jar.setCookies(fromHeaderValues: ["sid=refreshed; Max-Age=3600"], for: url)
+            #expect(try await CookieJarStore(store: store, account: Self.alice).establish(jar, session: UUID(), replacing: UUID()) == false)
+            #expect(try await store.get(key)?.formatVersion == newer.formatVersion)
+            try await CookieSessionPersistenceTests.close(store)
+        }
+    }
 }

@@ -56,7 +56,7 @@ public final class CookieJarStore: Sendable {
     private let lastSaveFailed = Mutex(false)
     /// The record as this object last read or wrote it; nil before the first read or write.
     private let lastSeen = Mutex<Envelope??>(nil)
-    /// The sign-in whose cookies ``follow(_:into:)`` last looked for, so that it reads the store
+    /// The sign-in whose cookies ``follow(_:into:force:)`` last looked for, so that it reads the store
     /// once per sign-in, not per request.
     private let followed = Mutex<UUID?>(nil)
 
@@ -90,8 +90,10 @@ public final class CookieJarStore: Sendable {
 
     /// Writes the jar's current snapshot, or removes the record when the jar holds nothing to
     /// keep, unless the record changed since this object last read or wrote it and now holds
-    /// another session than the jar's, or none (a sign-out removed it): the jar is then out of
-    /// date, and the record stays as it is.
+    /// another session than the jar's, or, for a session's jar, none (a sign-out removed it): the
+    /// jar is then out of date, and the record stays as it is. A jar outside any session
+    /// (``CookieJar/session`` nil) over a record outside any session is written, the last writer
+    /// winning, as is one whose record was removed.
     /// - Returns: Whether the jar was written (false: the record belongs to another session).
     /// - Throws: Whatever the credential store or the cipher throws, an encoding error,
     ///   `CredentialStoreError.unavailable` when other processes of the same session rewrote the
@@ -116,7 +118,8 @@ public final class CookieJarStore: Sendable {
     ///     so that a refresh another process's sign-in or sign-out overtook neither overwrites
     ///     the new record nor brings back the removed one. Nil for a sign-in, which writes over
     ///     any record.
-    /// - Returns: Whether the record was written (false: overtaken; the jar is not marked).
+    /// - Returns: Whether the record was written (false: overtaken, or for a refresh a record this
+    ///   code cannot read; the jar is not marked).
     /// - Throws: As ``save(_:)``; the jar is not marked then.
     @discardableResult
     public func establish(_ jar: CookieJar, session: UUID, replacing renewed: UUID? = nil) async throws -> Bool {
@@ -127,7 +130,8 @@ public final class CookieJarStore: Sendable {
                 let envelope = try envelope(of: snapshot)
                 if let renewed {
                     // Not when a sign-out removed the record meanwhile, nor over another sign-in.
-                    guard let current = try await store.get(key), [renewed, nil].contains(try open(current).session),
+                    // A record this code cannot read is not written over either (as by a save).
+                    guard let current = try await store.get(key), let stored = try? open(current), [renewed, nil].contains(stored.session),
                           try await store.replace(key, ifCurrent: current, with: envelope) else { return false }
                 } else if let envelope {
                     try await store.put(envelope, for: key)
@@ -143,9 +147,11 @@ public final class CookieJarStore: Sendable {
 
     /// Before a request with the sign-in `session`'s credential: when the jar holds another
     /// session's cookies (that sign-in was made in another process sharing the store), replaces
-    /// them with the record's, provided the record holds that session. The store is read once
-    /// per sign-in, whatever the read gives, unless `force` (a renewal) asks again; a record of
-    /// an older version of this code (no session) is taken into an empty jar.
+    /// them with the record's, provided the record holds that session and can hold every cookie
+    /// of the jar (session cookies are saved only with
+    /// ``CookieJarConfiguration/persistSessionCookies``). The store is read once per sign-in,
+    /// whatever the read gives, unless `force` (a renewal) asks again; a record of an older
+    /// version of this code (no session) is taken into an empty jar.
     /// - Throws: As ``loadSnapshot()``; the jar is unchanged then.
     public func follow(_ session: UUID, into jar: CookieJar, force: Bool = false) async throws {
         guard jar.session != session, force || followed.withLock({ $0 }) != session else { return }
@@ -154,8 +160,11 @@ public final class CookieJarStore: Sendable {
             followed.withLock { $0 = session }
             let (envelope, snapshot) = try await read()
             // Taken only when it is that session's: a record of another is not "seen" either,
-            // or the jar's next save would replace it.
-            if let snapshot, snapshot.session == session || (snapshot.session == nil && jar.count == 0) {
+            // or the jar's next save would replace it. Nor when the record cannot hold what the
+            // jar holds: session cookies (no expiry) are saved only with `persistSessionCookies`,
+            // and replacing a working one from such a record would end this process's session.
+            let holdsAll = jar.configuration.persistSessionCookies || jar.allCookies.allSatisfy(\.isPersistent)
+            if let snapshot, holdsAll, snapshot.session == session || (snapshot.session == nil && jar.count == 0) {
                 jar.restore(snapshot)
                 jar.holdSession(session)
                 lastSeen.withLock { $0 = .some(envelope) }
@@ -194,9 +203,16 @@ public final class CookieJarStore: Sendable {
                 lastSeen.withLock { $0 = .some(envelope) }
                 return true
             }
-            // Changed elsewhere since: written again only over the same session.
+            // Changed elsewhere since: written again only over the same session. A removed record
+            // stays removed for a session's jar (a sign-out); a jar outside any session writes
+            // it again, as the last writer.
             let current = try await store.get(key)
-            guard let current, try Self.session(of: open(current), is: snapshot.session) else { return false }
+            guard let current else {
+                guard snapshot.session == nil else { return false }
+                expected = nil
+                continue
+            }
+            guard try Self.session(of: open(current), is: snapshot.session) else { return false }
             expected = current
         }
         throw CredentialStoreError(code: .unavailable, message: "the cookie jar record changed under every try to save it", key: key)
@@ -264,9 +280,8 @@ public final class CookieJarStore: Sendable {
     public func load(into jar: CookieJar) async throws {
         try await locks.withLock(account) {
             let (envelope, snapshot) = try await read()
-            guard let snapshot else { return }
-            jar.restore(snapshot)
             lastSeen.withLock { $0 = .some(envelope) }
+            if let snapshot { jar.restore(snapshot) }
         }
     }
 

@@ -100,7 +100,7 @@ public struct CookieSessionStrategy: PreparingStrategy {
 
     /// Before `credential` goes on a request: when another process sharing the store made its
     /// sign-in (or refresh), the jar still holds the cookies of an older one; they are replaced
-    /// with those the other process saved for it (``CookieJarStore/follow(_:into:)``). A store
+    /// with those the other process saved for it (``CookieJarStore/follow(_:into:force:)``). A store
     /// that cannot be read leaves the jar as it is until the next request.
     public func prepare(_ credential: CookieSessionCredential) async {
         try? await jarStore?.follow(credential.signInID, into: jar)

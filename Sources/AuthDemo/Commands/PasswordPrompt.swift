@@ -24,8 +24,13 @@ enum PasswordPrompt {
         FileHandle.standardError.write(Data(prompt.utf8))
         var saved = termios()
         guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return readLine(strippingNewline: true) }
-        terminalBeforePrompt = saved
-        let previous = endingSignals.map { signal($0, restoreTerminalAndEnd) }
+        terminalBeforePrompt.pointee = saved
+        let previous = endingSignals.map { number in
+            let previous = signal(number, restoreTerminalAndEnd)
+            // A signal the process ignores (SIGINT in a background job) stays ignored.
+            if isIgnored(previous) { signal(number, SIG_IGN) }
+            return previous
+        }
         var silent = saved
         silent.c_lflag &= ~tcflag_t(ECHO)
         tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
@@ -43,13 +48,20 @@ enum PasswordPrompt {
 private let endingSignals = [SIGINT, SIGQUIT, SIGTERM, SIGHUP]
 
 /// The terminal's settings from before the prompt turned echo off, for the signal handler (set
-/// before the handler is installed, read only by it).
-nonisolated(unsafe) private var terminalBeforePrompt = termios()
+/// before the handler is installed, read only by it): memory of its own, which the handler reads
+/// through a pointer, without the access checks of a Swift variable.
+nonisolated(unsafe) private let terminalBeforePrompt = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+
+/// Whether `handler`, as `signal` returns it, is `SIG_IGN` (compared as addresses: the C
+/// library's constant is a number cast to a function pointer).
+private func isIgnored<Handler>(_ handler: Handler) -> Bool {
+    unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+}
 
 /// Restores the terminal, then ends the process by `number` as its default action would. Only
 /// async-signal-safe calls: `tcsetattr`, `write`, `signal`, `raise`.
 private func restoreTerminalAndEnd(_ number: Int32) {
-    tcsetattr(STDIN_FILENO, TCSANOW, &terminalBeforePrompt)
+    tcsetattr(STDIN_FILENO, TCSANOW, terminalBeforePrompt)
     var newline: UInt8 = 10
     _ = write(STDERR_FILENO, &newline, 1)
     signal(number, SIG_DFL)

@@ -94,7 +94,7 @@ public struct HMACRequestVerifier: Sendable {
             throw SigningError(code: .badSignature, message: "the signature does not match the request")
         }
         guard nonceCache.insert(nonce: nonce, keyID: keyID, timestamp: timestamp, now: current) == .accepted else {
-            throw SigningError(code: .replayedNonce, message: "the nonce was already used with this key")
+            throw SigningError(code: .replayedNonce, message: "the nonce was already used with this key, or is older than the nonce cache remembers (\(Int(nonceCache.retention)) s)")
         }
         return keyID
     }

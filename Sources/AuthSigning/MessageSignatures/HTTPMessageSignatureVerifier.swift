@@ -22,7 +22,9 @@ import HTTPTypes
 public struct HTTPMessageSignatureVerifier: Sendable {
     /// What is demanded of a signature.
     public let policy: MessageVerificationPolicy
-    /// Replay memory for the `nonce` parameter; `nil` does not check nonces.
+    /// Replay memory for the `nonce` parameter; `nil` does not check nonces. With one, a
+    /// signature with a nonce needs `created` (the nonce is remembered from it), and one created
+    /// longer ago than the cache's ``NonceCache/retention`` is refused as a replay.
     public let nonceCache: NonceCache?
     /// The structured fields a `;sf` or `;key` component may name, by type.
     public let structuredFields: [String: StructuredFieldKind]
@@ -32,7 +34,7 @@ public struct HTTPMessageSignatureVerifier: Sendable {
     /// Creates a verifier.
     /// - Parameters:
     ///   - policy: Requirements beyond a valid signature.
-    ///   - nonceCache: Refuses reused nonces when given.
+    ///   - nonceCache: Refuses reused nonces when given (see ``nonceCache``).
     ///   - structuredFields: The structured fields `;sf` and `;key` components may name; default
     ///     the fields registered as structured (``StructuredFieldKind/registered``).
     ///   - now: The verifier's clock.
@@ -104,7 +106,7 @@ public struct HTTPMessageSignatureVerifier: Sendable {
             }
             let timestamp = Date(timeIntervalSince1970: TimeInterval(created))
             guard nonceCache.insert(nonce: nonce, keyID: keyID, timestamp: timestamp, now: current) == .accepted else {
-                throw SigningError(code: .replayedNonce, message: "the nonce of signature \(input.label) was already used")
+                throw SigningError(code: .replayedNonce, message: "the nonce of signature \(input.label) was already used, or is older than the nonce cache remembers (\(Int(nonceCache.retention)) s)")
             }
         }
         return MessageSignature(
