@@ -128,6 +128,44 @@ import Testing
         }
     }
 
+    /// The app signs in (in another process) after the importer found no credential and before
+    /// it wrote: the sign-in stays, and the import reports the credential it kept. The import
+    /// wrote over it before.
+    @Test func aSignInWrittenWhileImportingIsNeverOverwritten() async throws {
+        try await TestFiles.withTemporaryFolder { folder in
+            let base = try await SQLiteCredentialStore.open(at: folder.appendingPathComponent("credentials.sqlite").path)
+            let cipher = try AESGCMCipher(key: TestFiles.cipherKey)
+            let key = Self.me.item(CredentialVault.credentialItem)
+            let signedIn = BearerTokenSet(accessToken: "signed-in-at", refreshToken: "signed-in-rt")
+            let app = CredentialVault(store: base, cipher: cipher)
+            try await app.save(signedIn, for: Self.me)
+            let written = try #require(try await base.get(key))
+            try await base.delete(key)
+
+            let racing = CredentialVault(store: RacingStore(base, writing: written, at: key, onRead: 1), cipher: cipher)
+            let source = DictionaryKeyValueSource(["access_token": "legacy-at", "refresh_token": "legacy-rt"])
+            let result = try await LegacyImporter(vault: racing).importCredential(from: source, layout: .standard, into: Self.me)
+            #expect(result.outcome == .keptExisting)
+            #expect(try await app.load(BearerTokenSet.self, for: Self.me) == signedIn)
+            try await base.close()
+        }
+    }
+
+    /// A store that cannot be read while the importer compares its record is an error: before,
+    /// the import reported `keptExisting`, as if the record were another credential.
+    @Test func aStoreThatFailsWhileComparingIsAnErrorNotKeptExisting() async throws {
+        try await Self.withVault { vault, _ in
+            let source = DictionaryKeyValueSource(["access_token": "legacy-at"])
+            try await vault.save(BearerTokenSet(accessToken: "legacy-at", refreshToken: "other"), for: Self.me)
+            let failing = CredentialVault(store: FailingNthReadStore(vault.store, onRead: 2), cipher: try AESGCMCipher(key: TestFiles.cipherKey))
+            let error = await #expect(throws: CredentialStoreError.self) {
+                try await LegacyImporter(vault: failing).importCredential(from: source, layout: .standard, into: Self.me)
+            }
+            #expect(error?.code == .unavailable)
+            #expect(try await vault.load(BearerTokenSet.self, for: Self.me)?.refreshToken?.reveal == "other")
+        }
+    }
+
     @Test func malformedOrIncompleteLayoutsAreTypedErrorsWithoutSecrets() async throws {
         try await Self.withVault { vault, folder in
             let importer = LegacyImporter(vault: vault)

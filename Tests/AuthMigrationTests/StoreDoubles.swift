@@ -95,6 +95,34 @@ final class RacingStore: CredentialStore {
     func deleteAll() async throws { try await base.deleteAll() }
 }
 
+/// A store whose `nth` read fails as a locked store does (`.unavailable`); every other call goes
+/// to the base.
+final class FailingNthReadStore: CredentialStore {
+    let base: any CredentialStore
+    let nth: Int
+    private let reads = Mutex(0)
+
+    init(_ base: any CredentialStore, onRead nth: Int) {
+        self.base = base
+        self.nth = nth
+    }
+
+    func get(_ key: CredentialKey) async throws -> Envelope? {
+        guard reads.withLock({ $0 += 1; return $0 }) != nth else { throw CredentialStoreError.unavailable("the store is locked") }
+        return try await base.get(key)
+    }
+    func put(_ envelope: Envelope, for key: CredentialKey) async throws { try await base.put(envelope, for: key) }
+    func delete(_ key: CredentialKey) async throws { try await base.delete(key) }
+    func replace(_ key: CredentialKey, ifCurrent expected: Envelope?, with envelope: Envelope?) async throws -> Bool {
+        try await base.replace(key, ifCurrent: expected, with: envelope)
+    }
+    func items(of account: AccountKey) async throws -> [String] { try await base.items(of: account) }
+    func accounts(in namespace: String) async throws -> [String] { try await base.accounts(in: namespace) }
+    func namespaces() async throws -> [String] { try await base.namespaces() }
+    func deleteAccount(_ account: AccountKey) async throws { try await base.deleteAccount(account) }
+    func deleteAll() async throws { try await base.deleteAll() }
+}
+
 /// The progress values a migration reported, in order.
 final class ProgressLog: Sendable {
     private let entries = Mutex<[MigrationProgress]>([])

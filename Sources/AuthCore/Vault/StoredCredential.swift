@@ -38,7 +38,13 @@ extension CredentialVault {
     /// where the store supports it.
     /// - Returns: The record now stored, or nil when the record had changed and nothing was written.
     public func replace<C: Credential>(_ credential: C, for account: AccountKey, ifCurrent expected: Envelope?) async throws -> StoredCredential<C>? {
-        let key = account.item(Self.credentialItem)
+        try await replace(credential, at: account.item(Self.credentialItem), ifCurrent: expected)
+    }
+
+    /// Stores `credential` at `key` only if the store still holds `expected` (nil: no record),
+    /// atomically where the store supports it.
+    /// - Returns: The record now stored, or nil when the record had changed and nothing was written.
+    public func replace<C: Credential>(_ credential: C, at key: CredentialKey, ifCurrent expected: Envelope?) async throws -> StoredCredential<C>? {
         let envelope = try envelope(for: credential, key: key)
         guard try await store.replace(key, ifCurrent: expected, with: envelope) else { return nil }
         return StoredCredential(credential: credential, envelope: envelope)

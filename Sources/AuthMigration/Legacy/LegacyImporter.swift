@@ -99,21 +99,40 @@ public struct LegacyImporter: Sendable {
         return last
     }
 
+    /// Writes `credential` at `key` unless the vault already holds it, or holds another one
+    /// that ``existingCredentialPolicy`` keeps.
+    ///
+    /// Each write is conditional on the record the decision was made from
+    /// (``/AuthCore/CredentialStore/replace(_:ifCurrent:with:)``): a sign-in or renewal that
+    /// another process writes between the read and the write is never overwritten by the
+    /// legacy credential. The decision is then made again, from the new record.
     private func write<C: Credential>(_ credential: C, at key: CredentialKey, layout: LegacyLayout, found: [String]) async throws -> LegacyImportResult {
         func result(_ outcome: LegacyImportResult.Outcome) -> LegacyImportResult {
             LegacyImportResult(outcome: outcome, layout: layout.name, kind: C.kind, key: key, foundKeys: found)
         }
-        if let existing = try await vault.store.get(key) {
-            // A record that cannot be loaded as this credential (another kind, newer, sealed with
-            // another key) is different from it, and is kept unless the caller asked to replace.
-            if existing.kind == C.kind, let current = try? await vault.load(C.self, at: key), current == credential {
-                return result(.alreadyImported)
+        while true {
+            let existing = try await vault.store.get(key)
+            if let existing {
+                if existing.kind == C.kind, try await readable(C.self, at: key) == credential {
+                    return result(.alreadyImported)
+                }
+                guard existingCredentialPolicy == .replace else { return result(.keptExisting) }
             }
-            guard existingCredentialPolicy == .replace else { return result(.keptExisting) }
-            try await vault.save(credential, at: key)
-            return result(.replacedExisting)
+            if try await vault.replace(credential, at: key, ifCurrent: existing) != nil {
+                return result(existing == nil ? .imported : .replacedExisting)
+            }
+            try Task.checkCancellation()
         }
-        try await vault.save(credential, at: key)
-        return result(.imported)
+    }
+
+    /// The credential at `key`, or nil when the record cannot be read as one (another kind, a
+    /// newer format, sealed with another key): such a record is different from any legacy
+    /// credential. A store that cannot be read at all is an error, never "different".
+    private func readable<C: Credential>(_ type: C.Type, at key: CredentialKey) async throws -> C? {
+        do {
+            return try await vault.load(type, at: key)
+        } catch let error as CredentialStoreError where [.corrupted, .incompatibleVersion, .cipher].contains(error.code) {
+            return nil
+        }
     }
 }
