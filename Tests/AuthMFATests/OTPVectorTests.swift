@@ -27,15 +27,28 @@ import Testing
         let hotp = try HOTP(secret: OTPSecret(bytes: vectors.hotpSecret), algorithm: .sha1, digits: 6)
         for (counter, expected) in vectors.hotpCodes.enumerated() {
             #expect(hotp.code(counter: UInt64(counter)) == expected, "counter \(counter)")
-            #expect(hotp.verify(expected, counter: UInt64(counter)) == UInt64(counter))
+            #expect(try hotp.verify(expected, counter: UInt64(counter)) == UInt64(counter))
+        }
+    }
+
+    /// A look-ahead beyond ``MFAError/maximumHOTPLookAhead`` is refused: before, `UInt64.max`
+    /// set the check counting through 2^64 counters (it never returned), and any code matched
+    /// one of them.
+    @Test func anHOTPLookAheadOutOfRangeIsATypedError() throws {
+        let hotp = try HOTP(secret: OTPSecret(bytes: vectors.hotpSecret))
+        #expect(try hotp.verify(vectors.hotpCodes[5], counter: 0, lookAhead: MFAError.maximumHOTPLookAhead) == 5)
+        for lookAhead in [MFAError.maximumHOTPLookAhead + 1, UInt64.max] {
+            let error = #expect(throws: MFAError.self) { try hotp.verify(vectors.hotpCodes[5], counter: 0, lookAhead: lookAhead) }
+            #expect(error?.code == .invalidPolicy)
+            #expect(error?.message.contains("\(lookAhead)") == true)
         }
     }
 
     @Test func hotpLookAheadReturnsMatchedCounter() throws {
         let hotp = try HOTP(secret: OTPSecret(bytes: vectors.hotpSecret))
-        #expect(hotp.verify(vectors.hotpCodes[7], counter: 5, lookAhead: 3) == 7)
-        #expect(hotp.verify(vectors.hotpCodes[9], counter: 5, lookAhead: 3) == nil)
-        #expect(hotp.verify(vectors.hotpCodes[4], counter: 5, lookAhead: 3) == nil)
+        #expect(try hotp.verify(vectors.hotpCodes[7], counter: 5, lookAhead: 3) == 7)
+        #expect(try hotp.verify(vectors.hotpCodes[9], counter: 5, lookAhead: 3) == nil)
+        #expect(try hotp.verify(vectors.hotpCodes[4], counter: 5, lookAhead: 3) == nil)
     }
 
     @Test(arguments: OTPAlgorithm.allCases)
@@ -46,7 +59,7 @@ import Testing
             let expected = try #require(row.codes[algorithm.uriName])
             let date = Date(timeIntervalSince1970: TimeInterval(row.time))
             #expect(try totp.code(at: date) == expected, "time \(row.time)")
-            #expect(totp.verify(expected, at: date, window: 0) == UInt64(row.time / 30))
+            #expect(try totp.verify(expected, at: date, window: 0) == UInt64(row.time / 30))
         }
     }
 

@@ -47,6 +47,29 @@ import Testing
         #expect(try await verifier.verify(try totp.code(at: clock.now), for: account).isAccepted)
     }
 
+    /// A policy out of range is refused at every verification, and accepts nothing. Before, a
+    /// 100,000-step window accepted a code from seven weeks ago (and `Int.max` never returned),
+    /// and `maxFailures: 0` locked every account out without saying why.
+    @Test(arguments: [
+        TOTPVerifier.Policy(window: 100_000), TOTPVerifier.Policy(window: -1), TOTPVerifier.Policy(maxFailures: 0),
+        TOTPVerifier.Policy(failureWindow: -1), TOTPVerifier.Policy(lockoutDuration: .nan),
+    ])
+    func aPolicyOutOfRangeIsATypedErrorAndAcceptsNothing(policy: TOTPVerifier.Policy) async throws {
+        let verifier = try await makeVerifier(policy: policy)
+        let old = totp.code(step: try totp.step(at: clock.now) - 50_000)
+        let current = try totp.code(at: clock.now)
+        for code in [old, current] {
+            let error = await #expect(throws: MFAError.self) { try await verifier.verify(code, for: account) }
+            #expect(error?.code == .invalidPolicy)
+            #expect(error?.message.contains(code) == false)
+        }
+        let error = await #expect(throws: MFAError.self) { try await verifier.verify(current, for: account, using: totp) }
+        #expect(error?.code == .invalidPolicy)
+        // The widest window allowed works.
+        let widest = try await makeVerifier(policy: .init(window: MFAError.maximumTOTPWindow))
+        #expect(try await widest.verify(totp.code(step: try totp.step(at: clock.now) - 10), for: account).isAccepted)
+    }
+
     @Test func locksOutAfterFiveFailuresAndUnlocksAfterTheWindow() async throws {
         let verifier = try await makeVerifier()
         let wrong = try wrongCode()

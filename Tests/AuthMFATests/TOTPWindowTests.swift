@@ -30,10 +30,19 @@ import Testing
         #expect(shifted.startOfStep(2) == Date(timeIntervalSince1970: 1_120))
     }
 
+    /// A window beyond ``MFAError/maximumTOTPWindow``, or negative, is refused: before, a wide
+    /// window accepted codes of months ago (`Int.max` never returned), a negative one was read as 0.
+    @Test(arguments: [-1, MFAError.maximumTOTPWindow + 1, 100_000, Int.max])
+    func aWindowOutOfRangeIsATypedError(window: Int) throws {
+        let old = totp.code(step: step - 50_000)
+        let error = #expect(throws: MFAError.self) { try totp.verify(old, at: now, window: window) }
+        #expect(error?.code == .invalidPolicy)
+    }
+
     @Test func timeBeforeT0IsATypedError() throws {
         let shifted = try TOTP(secret: totp.secret, t0: 1_000)
         #expect(throws: MFAError.self) { try shifted.code(at: Date(timeIntervalSince1970: 999)) }
-        #expect(shifted.verify("123456", at: Date(timeIntervalSince1970: 999)) == nil)
+        #expect(try shifted.verify("123456", at: Date(timeIntervalSince1970: 999)) == nil)
     }
 
     @Test(arguments: [0, -30])
@@ -46,29 +55,29 @@ import Testing
         }
     }
 
-    @Test func previousAndNextStepAcceptedTwoAwayRefused() {
-        #expect(totp.verify(totp.code(step: step), at: now) == step)
-        #expect(totp.verify(totp.code(step: step - 1), at: now) == step - 1)
-        #expect(totp.verify(totp.code(step: step + 1), at: now) == step + 1)
-        #expect(totp.verify(totp.code(step: step - 2), at: now) == nil)
-        #expect(totp.verify(totp.code(step: step + 2), at: now) == nil)
-        #expect(totp.verify(totp.code(step: step - 2), at: now, window: 2) == step - 2)
-        #expect(totp.verify(totp.code(step: step - 1), at: now, window: 0) == nil)
+    @Test func previousAndNextStepAcceptedTwoAwayRefused() throws {
+        #expect(try totp.verify(totp.code(step: step), at: now) == step)
+        #expect(try totp.verify(totp.code(step: step - 1), at: now) == step - 1)
+        #expect(try totp.verify(totp.code(step: step + 1), at: now) == step + 1)
+        #expect(try totp.verify(totp.code(step: step - 2), at: now) == nil)
+        #expect(try totp.verify(totp.code(step: step + 2), at: now) == nil)
+        #expect(try totp.verify(totp.code(step: step - 2), at: now, window: 2) == step - 2)
+        #expect(try totp.verify(totp.code(step: step - 1), at: now, window: 0) == nil)
     }
 
     @Test func windowAtStepZeroDoesNotUnderflow() throws {
         let start = Date(timeIntervalSince1970: 10)
-        #expect(totp.verify(totp.code(step: 0), at: start) == 0)
-        #expect(totp.verify(totp.code(step: 1), at: start) == 1)
+        #expect(try totp.verify(totp.code(step: 0), at: start) == 0)
+        #expect(try totp.verify(totp.code(step: 1), at: start) == 1)
     }
 
-    @Test func malformedCodesAreRejected() {
+    @Test func malformedCodesAreRejected() throws {
         let good = totp.code(step: step)
-        #expect(totp.verify(String(good.dropLast()), at: now) == nil)
-        #expect(totp.verify(good + "0", at: now) == nil)
-        #expect(totp.verify("abcdef", at: now) == nil)
-        #expect(totp.verify("", at: now) == nil)
-        #expect(totp.verify(String(good.prefix(3)) + " " + String(good.suffix(3)), at: now) == step)
+        #expect(try totp.verify(String(good.dropLast()), at: now) == nil)
+        #expect(try totp.verify(good + "0", at: now) == nil)
+        #expect(try totp.verify("abcdef", at: now) == nil)
+        #expect(try totp.verify("", at: now) == nil)
+        #expect(try totp.verify(String(good.prefix(3)) + " " + String(good.suffix(3)), at: now) == step)
     }
 
     @Test func codeIsAcceptedOnceByTheReplayGuard() async throws {
@@ -76,10 +85,10 @@ import Testing
         let replayGuard = OTPReplayGuard(store: store)
         let account = AccountKey(namespace: "example", account: "alice")
         let code = totp.code(step: step)
-        let matched = try #require(totp.verify(code, at: now))
+        let matched = try #require(try totp.verify(code, at: now))
         #expect(try await replayGuard.accept(step: matched, for: account))
         // Same code again, still within the window: matched again, refused by the guard.
-        let again = try #require(totp.verify(code, at: now.addingTimeInterval(20)))
+        let again = try #require(try totp.verify(code, at: now.addingTimeInterval(20)))
         #expect(try await replayGuard.accept(step: again, for: account) == false)
         // An earlier step is refused too, a later one is accepted.
         #expect(try await replayGuard.accept(step: step - 1, for: account) == false)

@@ -619,7 +619,7 @@ import Testing
     static func AuthMFA_OTP_HOTP_14() async throws {
         let hotp = try HOTP(secret: secret, digits: 6)
         let code = hotp.code(counter: 7)                       // "162583" for the RFC secret
-        if let matched = hotp.verify(userInput, counter: storedCounter, lookAhead: 3) {
+        if let matched = try hotp.verify(userInput, counter: storedCounter, lookAhead: 3) {
             storedCounter = matched + 1
         }
         _ = hotp
@@ -644,7 +644,7 @@ import Testing
     static func AuthMFA_OTP_TOTP_16() async throws {
         let totp = try TOTP(secret: try OTPSecret.generate())
         let code = try totp.code(at: Date())
-        if let step = totp.verify(userInput, at: Date()) { print("accepted for time step \(step)") }
+        if let step = try totp.verify(userInput, at: Date()) { print("accepted for time step \(step)") }
         _ = totp
         _ = code
     }
@@ -676,7 +676,7 @@ import Testing
     /// Sources/AuthMFA/Replay/OTPReplayGuard.swift:22
     static func AuthMFA_Replay_OTPReplayGuard_22() async throws {
         let replayGuard = OTPReplayGuard(store: store)
-        if let step = totp.verify(code, at: now), try await replayGuard.accept(step: step, for: account) {
+        if let step = try totp.verify(code, at: now), try await replayGuard.accept(step: step, for: account) {
             // first use of this code
         }
         _ = replayGuard

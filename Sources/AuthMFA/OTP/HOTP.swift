@@ -14,7 +14,7 @@
 /// ```swift
 /// let hotp = try HOTP(secret: secret, digits: 6)
 /// let code = hotp.code(counter: 7)                       // "162583" for the RFC secret
-/// if let matched = hotp.verify(userInput, counter: storedCounter, lookAhead: 3) {
+/// if let matched = try hotp.verify(userInput, counter: storedCounter, lookAhead: 3) {
 ///     storedCounter = matched + 1
 /// }
 /// ```
@@ -54,9 +54,12 @@ public struct HOTP: Sendable, CustomStringConvertible, CustomDebugStringConverti
     /// - Parameters:
     ///   - code: What the user typed.
     ///   - counter: The next counter the server expects.
-    ///   - lookAhead: How many further counters to accept (RFC 4226 §7.4 resynchronization).
+    ///   - lookAhead: How many further counters to accept (RFC 4226 §7.4 resynchronization),
+    ///     at most ``MFAError/maximumHOTPLookAhead``.
     /// - Returns: The lowest matching counter, or nil.
-    public func verify(_ code: String, counter: UInt64, lookAhead: UInt64 = 0) -> UInt64? {
+    /// - Throws: ``MFAError`` `.invalidPolicy` for a longer look-ahead.
+    public func verify(_ code: String, counter: UInt64, lookAhead: UInt64 = 0) throws(MFAError) -> UInt64? {
+        try MFAError.validate(lookAhead: lookAhead)
         let (last, overflow) = counter.addingReportingOverflow(lookAhead)
         let range = counter...(overflow ? UInt64.max : last)
         var matched: UInt64?

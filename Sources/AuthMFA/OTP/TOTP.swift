@@ -16,7 +16,7 @@ public import Foundation
 /// ```swift
 /// let totp = try TOTP(secret: try OTPSecret.generate())
 /// let code = try totp.code(at: Date())
-/// if let step = totp.verify(userInput, at: Date()) { print("accepted for time step \(step)") }
+/// if let step = try totp.verify(userInput, at: Date()) { print("accepted for time step \(step)") }
 /// ```
 public struct TOTP: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The shared secret.
@@ -85,16 +85,19 @@ public struct TOTP: Sendable, CustomStringConvertible, CustomDebugStringConverti
     /// - Parameters:
     ///   - code: What the user typed.
     ///   - date: The current time.
-    ///   - window: How many steps either side to accept (default 1).
+    ///   - window: How many steps either side to accept (default 1, at most
+    ///     ``MFAError/maximumTOTPWindow``).
     /// - Returns: The matching step (the one nearest the current step), or nil.
-    public func verify(_ code: String, at date: Date, window: Int = 1) -> UInt64? {
-        verify(code, at: date, window: window, after: nil)
+    /// - Throws: ``MFAError`` `.invalidPolicy` for a negative or wider window.
+    public func verify(_ code: String, at date: Date, window: Int = 1) throws(MFAError) -> UInt64? {
+        try verify(code, at: date, window: window, after: nil)
     }
 
     /// Like ``verify(_:at:window:)``, ignoring steps at or before `lastAccepted`.
-    func verify(_ code: String, at date: Date, window: Int, after lastAccepted: UInt64?) -> UInt64? {
+    func verify(_ code: String, at date: Date, window: Int, after lastAccepted: UInt64?) throws(MFAError) -> UInt64? {
+        try MFAError.validate(window: window)
         guard let current = stepIfValid(at: date) else { return nil }
-        let width = UInt64(max(0, window))
+        let width = UInt64(window)
         let lower = current >= width ? current - width : 0
         let (upperSum, overflow) = current.addingReportingOverflow(width)
         let upper = overflow ? UInt64.max : upperSum

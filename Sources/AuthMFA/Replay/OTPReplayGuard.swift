@@ -21,7 +21,7 @@ public import Foundation
 ///
 /// ```swift
 /// let replayGuard = OTPReplayGuard(store: store)
-/// if let step = totp.verify(code, at: now), try await replayGuard.accept(step: step, for: account) {
+/// if let step = try totp.verify(code, at: now), try await replayGuard.accept(step: step, for: account) {
 ///     // first use of this code
 /// }
 /// ```

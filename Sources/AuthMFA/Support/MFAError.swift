@@ -65,6 +65,9 @@ extension ErrorCode where Domain == MFAError {
     public static var timeBeforeStart: Self { Self("timeBeforeStart") }
     /// The random number generator failed.
     public static var randomness: Self { Self("randomness") }
+    /// A verification window (TOTP steps either side, HOTP look-ahead) or a lockout limit is
+    /// out of range: a wide window accepts guessed codes, a huge one takes forever to check.
+    public static var invalidPolicy: Self { Self("invalidPolicy") }
 
     // Base32 decoding.
 
@@ -130,6 +133,26 @@ extension MFAError {
     static func validate(digits: Int) throws(MFAError) {
         guard allowedDigits.contains(digits) else {
             throw MFAError(code: .invalidDigits, message: "an OTP has 6, 7 or 8 digits, not \(digits)")
+        }
+    }
+
+    /// The widest TOTP window, in steps either side of the current one: 10 steps are five
+    /// minutes either side at the usual 30 s period (RFC 6238 §5.2 recommends one).
+    public static let maximumTOTPWindow = 10
+    /// The longest HOTP look-ahead, in counters (RFC 4226 §7.4 resynchronization).
+    public static let maximumHOTPLookAhead: UInt64 = 100
+
+    /// Checks a TOTP window.
+    static func validate(window: Int) throws(MFAError) {
+        guard (0...maximumTOTPWindow).contains(window) else {
+            throw MFAError(code: .invalidPolicy, message: "a TOTP window is 0 to \(maximumTOTPWindow) steps either side, not \(window)")
+        }
+    }
+
+    /// Checks an HOTP look-ahead.
+    static func validate(lookAhead: UInt64) throws(MFAError) {
+        guard lookAhead <= maximumHOTPLookAhead else {
+            throw MFAError(code: .invalidPolicy, message: "an HOTP look-ahead is 0 to \(maximumHOTPLookAhead) counters, not \(lookAhead)")
         }
     }
 

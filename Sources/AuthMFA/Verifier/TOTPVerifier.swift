@@ -43,7 +43,9 @@ public actor TOTPVerifier: CustomStringConvertible, CustomReflectable {
         /// How long a lockout lasts (default 5 minutes).
         public var lockoutDuration: TimeInterval
 
-        /// Creates a policy.
+        /// Creates a policy. ``TOTPVerifier`` checks it: `window` 0 to
+        /// ``MFAError/maximumTOTPWindow``, `maxFailures` at least 1, the durations finite and not
+        /// negative.
         public init(window: Int = 1, maxFailures: Int = 5, failureWindow: TimeInterval = 300, lockoutDuration: TimeInterval = 300) {
             self.window = window
             self.maxFailures = maxFailures
@@ -55,6 +57,8 @@ public actor TOTPVerifier: CustomStringConvertible, CustomReflectable {
     private let secrets: TOTPSecretVault
     private let replayGuard: OTPReplayGuard
     private let policy: Policy
+    /// Why ``policy`` cannot be used, if it cannot; thrown by each verification.
+    private let policyProblem: MFAError?
     private let now: @Sendable () -> Date
     private var failures: [AccountKey: [Date]] = [:]
     private var lockedUntil: [AccountKey: Date] = [:]
@@ -65,20 +69,40 @@ public actor TOTPVerifier: CustomStringConvertible, CustomReflectable {
     ///
     /// - Parameters:
     ///   - store: Holds each account's `totp-secret` and `otp-replay` records.
-    ///   - policy: Window and lockout limits.
+    ///   - policy: Window and lockout limits. One out of range (see ``Policy/init(window:maxFailures:failureWindow:lockoutDuration:)``)
+    ///     makes every verification throw ``MFAError`` `.invalidPolicy`, accepting nothing.
     ///   - now: The clock; inject one in tests.
     public init(store: any CredentialStore, policy: Policy = Policy(), now: @escaping @Sendable () -> Date = { Date() }) {
         self.secrets = TOTPSecretVault(store: store, now: now)
         self.replayGuard = OTPReplayGuard(store: store, now: now)
         self.policy = policy
+        self.policyProblem = Self.problem(with: policy)
         self.now = now
+    }
+
+    /// What is wrong with `policy`, or nil.
+    private static func problem(with policy: Policy) -> MFAError? {
+        do throws(MFAError) {
+            try MFAError.validate(window: policy.window)
+        } catch {
+            return error
+        }
+        guard policy.maxFailures >= 1 else {
+            return MFAError(code: .invalidPolicy, message: "maxFailures must be at least 1, not \(policy.maxFailures)")
+        }
+        for (name, seconds) in [("failureWindow", policy.failureWindow), ("lockoutDuration", policy.lockoutDuration)] where !(seconds.isFinite && seconds >= 0) {
+            return MFAError(code: .invalidPolicy, message: "\(name) must be a finite number of seconds, 0 or more, not \(seconds)")
+        }
+        return nil
     }
 
     /// Checks `code` for `account` against the TOTP secret stored for it.
     ///
-    /// - Throws: ``MFAError`` `.notEnrolled` when the account has no TOTP secret;
-    ///   ``/AuthCore/CredentialStoreError`` when the store fails (the code is then not accepted).
+    /// - Throws: ``MFAError`` `.notEnrolled` when the account has no TOTP secret, `.invalidPolicy`
+    ///   when the verifier's policy is out of range; ``/AuthCore/CredentialStoreError`` when the
+    ///   store fails (the code is then not accepted).
     public func verify(_ code: String, for account: AccountKey) async throws -> TOTPVerificationResult {
+        if let policyProblem { throw policyProblem }
         let date = now()
         if let refusal = startAttempt(for: account, at: date) { return refusal }
         defer { endAttempt(for: account) }
@@ -90,8 +114,10 @@ public actor TOTPVerifier: CustomStringConvertible, CustomReflectable {
 
     /// Checks `code` for `account` against `totp` (a secret kept elsewhere).
     ///
-    /// - Throws: ``/AuthCore/CredentialStoreError`` when the replay record cannot be read or written.
+    /// - Throws: ``MFAError`` `.invalidPolicy` when the verifier's policy is out of range;
+    ///   ``/AuthCore/CredentialStoreError`` when the replay record cannot be read or written.
     public func verify(_ code: String, for account: AccountKey, using totp: TOTP) async throws -> TOTPVerificationResult {
+        if let policyProblem { throw policyProblem }
         let date = now()
         if let refusal = startAttempt(for: account, at: date) { return refusal }
         defer { endAttempt(for: account) }
@@ -134,14 +160,14 @@ public actor TOTPVerifier: CustomStringConvertible, CustomReflectable {
 
     private func check(_ code: String, for account: AccountKey, using totp: TOTP, at date: Date) async throws -> TOTPVerificationResult {
         let last = try await replayGuard.lastAcceptedStep(for: account)
-        if let step = totp.verify(code, at: date, window: policy.window, after: last) {
+        if let step = try totp.verify(code, at: date, window: policy.window, after: last) {
             if try await replayGuard.accept(step: step, for: account) {
                 failures[account] = nil
                 return .accepted(step: step)
             }
             return recordFailure(for: account, at: date, replayed: true)
         }
-        let replayed = last != nil && totp.verify(code, at: date, window: policy.window, after: nil) != nil
+        let replayed = try last != nil && totp.verify(code, at: date, window: policy.window, after: nil) != nil
         return recordFailure(for: account, at: date, replayed: replayed)
     }
 
