@@ -59,6 +59,24 @@ import Testing
         #expect(quick == Date(timeIntervalSince1970: 1_800_000_010))
     }
 
+    /// A server 0.58 s ahead mints a token at 1.55 s (its clock) for a request sent at 0.93 s
+    /// (the local clock: 1.51 s on the server's) and stamps `Date: 1`; the answer arrives at
+    /// 1.01 s. Read on the local clock, the request left in second 0, and the token counted as
+    /// issued a second before it was: due at once, renewed again in the same second.
+    @Test func theSendingIsPlacedOnTheServersClock() {
+        let second = 1_800_000_000.0
+        let sent = Date(timeIntervalSince1970: second + 0.93)
+        let answer = Self.answer(date: Date(timeIntervalSince1970: second + 1))
+        let received = Date(timeIntervalSince1970: second + 1.01)
+        #expect(TokenResponse.issuedAt(answer, sent: sent, received: received, serverClockOffset: 0.58) == Date(timeIntervalSince1970: second + 1))
+        // The renewing session's offset is the default.
+        TokenResponse.$serverClockOffset.withValue(0.58) {
+            #expect(TokenResponse.issuedAt(answer, sent: sent, received: received) == Date(timeIntervalSince1970: second + 1))
+        }
+        // Without it, the clocks are taken to agree.
+        #expect(TokenResponse.issuedAt(answer, sent: sent, received: received) == Date(timeIntervalSince1970: second))
+    }
+
     @Test func aServerWhoseClockDiffersIsTakenAtItsDate() {
         let sent = Date(timeIntervalSince1970: 1_800_000_010.5)
         for offset in [-3_600.0, -5, 5, 3_600] {

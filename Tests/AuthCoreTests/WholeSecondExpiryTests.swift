@@ -95,6 +95,40 @@ import Testing
         #expect(server.renewals <= 32)  // one per whole-second expiry in 30 s
     }
 
+    /// The same through a token response, as a refresher reads it (`TokenResponse.issuedAt`
+    /// from the `Date` field and the sending time, the exchange taking 80 ms): every renewal
+    /// gives a token with a new expiry. Once a refusal had taught the session that the server
+    /// reads 0.6 s ahead, an exchange that crossed a local second read its token as issued a
+    /// second early: due on arrival, renewed again in the second it was minted, same `exp`.
+    @Test(arguments: [0.0, 0.6, 0.95])
+    func twoSecondTokensReadFromTokenResponsesRenewOncePerExpiry(serverClockAhead ahead: TimeInterval) async throws {
+        let clock = ManualClock()
+        let server = WholeSecondServer(clock: clock, ahead: ahead)
+        let session = makeSession(clock: clock) { _ in
+            let sent = clock.now()
+            clock.advance(by: 0.04)
+            let minted = server.issue()
+            clock.advance(by: 0.04)
+            let answer = AuthResponse(status: .ok, headerFields: [.date: HTTPDate.format(server.now)])
+            let issued = TokenResponse.issuedAt(answer, sent: sent, received: clock.now())
+            return BearerTokenSet(accessToken: minted.accessToken.reveal, refreshToken: minted.refreshToken?.reveal, expiresAt: issued.addingTimeInterval(2))
+        }
+        try await session.signIn(server.issue())
+        let pipeline = client(session, transport: server.transport)
+        var failures: [AuthError.Code] = []
+        for _ in 0..<600 {
+            clock.advance(by: 0.05)
+            do {
+                #expect(try await pipeline.send(.get, apiURL).status == .ok)
+            } catch let error as AuthError {
+                failures.append(error.code)
+            }
+        }
+        #expect(failures.isEmpty)
+        #expect(server.renewals == server.distinctExpiries - 1, "\(server.renewals) renewals, \(server.distinctExpiries - 1) new expiries")
+        #expect(server.renewals <= 32)
+    }
+
     /// The race itself: a rejection of a credential in its last second renews without counting
     /// against the budget; one of a young credential, or long before its expiry, counts.
     @Test func aRejectionInTheLastSecondIsTheRaceAtExpiry() {

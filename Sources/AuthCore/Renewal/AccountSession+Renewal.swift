@@ -263,7 +263,10 @@ extension AccountSession {
         let context = RenewalContext(account: account, vault: vault, now: renewal.now)
         let renewed: Strategy.Value
         do {
-            renewed = try await strategy.renew(base, context: context)
+            // A refresher reading a token response places its sending on the server's clock.
+            renewed = try await TokenResponse.$serverClockOffset.withValue(clockSkew) {
+                try await strategy.renew(base, context: context)
+            }
         } catch let refusal as AuthError where refusal.code == .reauthenticationRequired {
             let held = await stop(beating)
             // Another process may have rotated the credential while the server refused ours.

@@ -80,6 +80,13 @@ public struct TokenResponse: Sendable, Decodable {
         }
     }
 
+    /// The server's clock minus the local clock, in seconds, as the session renewing a
+    /// credential knows it (``AccountSession/clockSkew``): ``AccountSession`` sets it around each
+    /// ``AuthStrategy/renew(_:context:)``, so that a refresher reading a token response (through
+    /// ``issuedAt(_:sent:received:serverClockOffset:)``) places the sending on the server's clock.
+    /// 0 outside a renewal.
+    @TaskLocal public static var serverClockOffset: TimeInterval = 0
+
     /// When a token response's tokens were issued, by the server's clock and as early as they
     /// can have been, for a request sent at `sent` and answered at `received` (local clock).
     ///
@@ -89,15 +96,23 @@ public struct TokenResponse: Sendable, Decodable {
     /// stamp `Date` when the answer leaves, not when the token was minted: a token minted at
     /// 10.9 s in an answer held up past 11 s says `Date: …:11` but expires a second sooner.
     /// So when this exchange shows the two clocks agree (the server's `Date`, to its second,
-    /// lies between sending and receiving), the issue time is the earlier of the `Date` and the
-    /// whole second in which the request was sent, which no token minted for it precedes. When
-    /// the clocks differ, the `Date` alone (the session corrects for the skew); without a
-    /// `Date`, `sent`.
-    public static func issuedAt(_ response: AuthResponse, sent: Date, received: Date) -> Date {
+    /// lies between sending and receiving, read on the server's clock), the issue time is the
+    /// earlier of the `Date` and the server's whole second in which the request was sent, which
+    /// no token minted for it precedes. When the clocks differ, the `Date` alone (the session
+    /// corrects for the skew); without a `Date`, `sent`.
+    ///
+    /// The sending is placed on the server's clock with `serverClockOffset`. Read on the local
+    /// clock instead, a server 0.6 s ahead that minted a token at 1.55 s (its `exp` 3 s) for a
+    /// request sent at 0.93 s local gave an issue time of 0 s: the token looked due a second
+    /// early and was renewed again in the second it was minted, for the same `exp`.
+    /// - Parameter serverClockOffset: The server's clock minus the local clock; by default the
+    ///   renewing session's (``serverClockOffset``).
+    public static func issuedAt(_ response: AuthResponse, sent: Date, received: Date, serverClockOffset offset: TimeInterval = serverClockOffset) -> Date {
         guard let date = response.head.headerFields[.date].flatMap(HTTPDate.parse) else { return sent }
-        let clocksAgree = date <= received && sent < date.addingTimeInterval(1)
+        let sentOnServer = sent.addingTimeInterval(offset)
+        let clocksAgree = date <= received.addingTimeInterval(offset) && sentOnServer < date.addingTimeInterval(1)
         guard clocksAgree else { return date }
-        return min(date, Date(timeIntervalSince1970: sent.timeIntervalSince1970.rounded(.down)))
+        return min(date, Date(timeIntervalSince1970: sentOnServer.timeIntervalSince1970.rounded(.down)))
     }
 
     /// The token set this response describes. What the response leaves out is taken from the
