@@ -48,6 +48,32 @@ import Testing
         }
     }
 
+    /// A GET answered with the document as it was before a PUT that succeeded while the GET was
+    /// on its way is not stored: the next GET reaches the server and gets the new document.
+    /// Before, the PUT removed the entry first and the late GET stored the old document after,
+    /// which then answered for a minute, as if the write had not happened.
+    @Test func aGetInFlightDuringASuccessfulPutIsNotStored() async throws {
+        try await CacheServer.run { server, transport in
+            let cache = ResponseCache()
+            let client = Self.client(transport, cache: cache, clock: ManualClock(start: Date()))
+            let url = server.url("cache/document")
+            #expect(try await client.send(.put, url, body: Data("v1".utf8)).status == .noContent)
+
+            let slow = Task { try await client.send(.get, url, headerFields: [CacheEndpoints.delayField: "1000"]) }
+            // The server has read the document for the slow GET before the PUT changes it.
+            while server.cacheHits("document.get") < 1 { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(try await client.send(.put, url, body: Data("v2".utf8)).status == .noContent)
+            #expect(String(decoding: try await slow.value.body, as: UTF8.self) == "document v1 #1")
+
+            let next = try await client.send(.get, url)
+            #expect(String(decoding: next.body, as: UTF8.self) == "document v2 #2")
+            #expect(server.cacheHits("document.get") == 2)
+            // That answer is stored as usual.
+            #expect(String(decoding: try await client.send(.get, url).body, as: UTF8.self) == "document v2 #2")
+            #expect(server.cacheHits("document.get") == 2)
+        }
+    }
+
     @Test func a304RefreshesTheEntryWithoutABody() async throws {
         try await CacheServer.run { server, transport in
             let cache = ResponseCache()

@@ -29,8 +29,8 @@ public final class ResponseCache: Sendable {
         var stores = 0
         var evictions = 0
         var purged = 0
-        /// Raised by every purge of an account, so a request that began before the purge does
-        /// not store its response after it.
+        /// Raised by every purge of an account and every invalidation of one of its URLs, so a
+        /// request that began before either does not store its response after it.
         var generations: [AccountKey: Int] = [:]
         var epoch = 0
     }
@@ -141,6 +141,20 @@ public final class ResponseCache: Sendable {
                 state.evictions += 1
             }
             return true
+        }
+    }
+
+    /// Removes the GET and HEAD entries of `key`'s URL after a write to it succeeded (RFC 9111
+    /// §4.4), and keeps the account's requests in flight from storing what they fetch: a GET sent
+    /// before the write may be answered with the resource as it was, and stored after the
+    /// removal it would answer from the old resource until it expires. Every request of the
+    /// account in flight is kept from storing, not only those of this URL: that costs a fetch
+    /// next time, and keeps nothing per URL.
+    func invalidate(_ key: CacheEntryKey) {
+        state.withLock { state in
+            state.generations[key.account, default: 0] += 1
+            state.entries.remove(key.with(method: .get))
+            state.entries.remove(key.with(method: .head))
         }
     }
 

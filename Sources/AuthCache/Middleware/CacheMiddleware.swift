@@ -101,14 +101,14 @@ public struct CacheMiddleware: Middleware {
     }
 
     /// Forwards a request with another method; a success invalidates the URL's stored responses
-    /// (RFC 9111 §4.4).
+    /// (RFC 9111 §4.4), and what the account's requests in flight fetch is not stored
+    /// (``ResponseCache/invalidate(_:)``).
     private nonisolated(nonsending) func forwardUnsafe(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
         let response = try await next(request)
         let safe: Set<HTTPRequest.Method> = [.options, .trace, .connect]
         if !safe.contains(request.head.method), (200..<400).contains(response.status.code),
            let key = CacheEntryKey(account: account, request: request.head) {
-            cache.remove(key.with(method: .get))
-            cache.remove(key.with(method: .head))
+            cache.invalidate(key)
         }
         return response
     }

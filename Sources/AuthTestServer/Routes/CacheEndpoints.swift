@@ -5,6 +5,8 @@
 //
 // SPDX-License-Identifier: Apache-2.0
 
+public import HTTPTypes
+
 /// The cacheable endpoints every server serves under `/cache`, for testing HTTP caches.
 ///
 /// Each route counts the requests it answers in ``ServerCounters/count(_:)`` under
@@ -20,6 +22,10 @@
 /// - `GET /cache/user`: `private, max-age=60`, body `user <name> #<n>`. The name is the bearer
 ///   token's user (a guest is `guest:<device id>`; an invalid token gets the usual 401), else the
 ///   user name of a Basic `Authorization`, else `anonymous`. Counter `user`.
+/// - `GET /cache/document`: `private, max-age=60`, body `document <value> #<n>`, the value
+///   read when the request arrives; a ``delayField`` of `n` holds the answer `n` ms after that
+///   (at most a minute). `PUT /cache/document` sets the value to its body (up to 1 KiB) and
+///   answers 204. Counters `document.get`, `document.put`.
 ///
 /// ```swift
 /// try await AuthTestServer.withRunning { server in
@@ -33,6 +39,9 @@
 public enum CacheEndpoints {
     /// The fixed `Last-Modified` of `/cache/last-modified`.
     public static let lastModified = "Wed, 21 Oct 2015 07:28:00 GMT"
+    /// The request field that holds `GET /cache/document`'s answer, in milliseconds.
+    public static let delayField = HTTPField.Name("X-Delay-Ms")!
+
     /// The `ETag` of `/cache/etag`.
     public static let etag = "\"v1\""
 

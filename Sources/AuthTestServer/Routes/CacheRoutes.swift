@@ -47,6 +47,21 @@ struct CacheRoutes: RouteGroup {
         router.get("/cache/set-cookie") { _, _ -> Response in
             Self.text("set-cookie #\(hits.record("set-cookie"))", [.cacheControl: "max-age=60", .setCookie: "session=s3cr3t; HttpOnly"])
         }
+        let document = Mutex("v0")
+        router.get("/cache/document") { request, _ -> Response in
+            let value = document.withLock { $0 }
+            let count = hits.record("document.get")
+            if let delay = request.headers[CacheEndpoints.delayField].flatMap(Int.init), delay > 0 {
+                try await Task.sleep(for: .milliseconds(min(delay, 60_000)))
+            }
+            return Self.text("document \(value) #\(count)", [.cacheControl: "private, max-age=60"])
+        }
+        router.put("/cache/document") { request, _ -> Response in
+            let value = String(decoding: try await request.collectData(upTo: 1024), as: UTF8.self)
+            document.withLock { $0 = value }
+            hits.record("document.put")
+            return Response(status: .noContent)
+        }
         router.get("/cache/user") { request, _ -> Response in
             let count = hits.record("user")
             switch await Self.user(of: request, environment: environment) {
