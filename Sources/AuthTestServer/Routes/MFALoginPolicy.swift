@@ -17,7 +17,7 @@ extension LoginPolicy {
     /// let server = AuthTestServer(configuration: .init(loginPolicy: .mfaWhenEnrolled))
     /// ```
     public static let mfaWhenEnrolled = LoginPolicy { user, environment in
-        let mfa = MFAServerState.shared(for: environment)
+        let mfa = environment.state.mfa
         guard try await mfa.isEnrolled(userID: user.id) else { return .issueTokens }
         let challenge = await mfa.openChallenge(for: user.id)
         environment.counters.record(.custom(MFACounter.challenges))

@@ -42,7 +42,7 @@ struct MFARoutes: RouteGroup {
     }
 
     func addRoutes(to router: Router<BasicRequestContext>, environment: RouteEnvironment) {
-        let mfa = MFAServerState.shared(for: environment)
+        let mfa = environment.state.mfa
         let limit = environment.configuration.maxBodySize
         router.post("/auth/mfa/totp/enroll") { request, _ in
             try await enroll(request, mfa: mfa, environment: environment)

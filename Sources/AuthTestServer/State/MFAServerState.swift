@@ -14,8 +14,8 @@ import Foundation
 ///
 /// Secrets, replay records and recovery codes live in an `InMemoryCredentialStore` under the
 /// account `(mfa, <user id>)` and are checked by AuthMFA's `TOTPVerifier` and
-/// `RecoveryCodeVault` on the server clock. One instance exists per ``ServerState`` (see
-/// ``shared(for:)``), so the login policy and the MFA routes see the same enrolments.
+/// `RecoveryCodeVault` on the server clock. Each ``ServerState`` holds one (`mfa`), so the login
+/// policy and the MFA routes see the same enrolments.
 actor MFAServerState {
     /// The namespace of every record in the store.
     static let namespace = "mfa"

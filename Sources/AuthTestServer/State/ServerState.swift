@@ -27,6 +27,9 @@ public actor ServerState {
     public nonisolated let lifetimes: TokenLifetimes
     /// Counters for tests.
     public nonisolated let counters: CounterRecorder
+    /// The MFA enrolments, challenges and lockouts, for the server's whole life (across a stop
+    /// and a new start, as its users are); the login policy and the MFA routes share it.
+    nonisolated let mfa: MFAServerState
 
     private var usersByName: [String: UserRecord] = [:]
     private var usersByID: [String: UserRecord] = [:]
@@ -44,6 +47,7 @@ public actor ServerState {
         self.signer = signer
         self.lifetimes = lifetimes
         self.counters = counters
+        self.mfa = MFAServerState(clock: clock)
     }
 
     // MARK: Users
