@@ -49,6 +49,46 @@ import Testing
         #expect(signatures.hasPrefix("a=:") && signatures.contains(", b=:") && signatures.components(separatedBy: "b=").count == 2)
     }
 
+    /// Removing a signature takes this signer's label out of both fields, keeps the others, and
+    /// removes a field left empty.
+    @Test func removingASignatureKeepsOtherLabels() async throws {
+        let first = HTTPMessageSigner(label: "a", keyID: "k1", key: Self.key, components: [.method], nonce: nil)
+        let second = HTTPMessageSigner(label: "b", keyID: "k2", key: Self.key, components: [.path], nonce: nil)
+        var request = try Self.request()
+        try await first.sign(&request, at: Self.date)
+        try await second.sign(&request, at: Self.date)
+        second.removeSignature(from: &request)
+        #expect(request.head.headerFields[HTTPMessageSigner.signatureInputField] == #"a=("@method");created=1618884473;keyid="k1""#)
+        #expect(request.head.headerFields[HTTPMessageSigner.signatureField]?.hasPrefix("a=:") == true)
+        first.removeSignature(from: &request)
+        #expect(request.head.headerFields == [.accept: "application/json"])
+    }
+
+    /// A `Content-Digest` that matches the body is kept: the signer adds its algorithms when no
+    /// other signature covers the field, and leaves it as it is when one does (changing it would
+    /// break that signature). One that does not match the body is replaced.
+    @Test func aContentDigestThatMatchesTheBodyIsKept() async throws {
+        let body = Data("payload".utf8)
+        let sha256 = ContentDigest.value(for: body, algorithms: [.sha256])
+        let sha512 = ContentDigest.value(for: body, algorithms: [.sha512])
+        let signer = HTTPMessageSigner(label: "b", keyID: "k2", key: Self.key, components: [.header("content-digest")], contentDigest: [.sha512], nonce: nil)
+        var request = try AuthRequest(method: .post, url: #require(URL(string: "https://example.com/items")), body: body)
+
+        request.head.headerFields[ContentDigest.fieldName] = sha256
+        try await signer.sign(&request, at: Self.date)
+        #expect(request.head.headerFields[ContentDigest.fieldName] == sha256 + ", " + sha512)
+
+        request.head.headerFields = [ContentDigest.fieldName: sha256]
+        let covering = HTTPMessageSigner(label: "a", keyID: "k1", key: Self.key, components: [.header("content-digest")], nonce: nil)
+        try await covering.sign(&request, at: Self.date)
+        try await signer.sign(&request, at: Self.date)
+        #expect(request.head.headerFields[ContentDigest.fieldName] == sha256)
+
+        request.head.headerFields = [ContentDigest.fieldName: ContentDigest.value(for: Data("stale".utf8))]
+        try await signer.sign(&request, at: Self.date)
+        #expect(request.head.headerFields[ContentDigest.fieldName] == sha512)
+    }
+
     /// A nonce that cannot be a structured-field string is refused with a typed error, and the
     /// request is left as it was.
     @Test func aNonceThatIsNotPrintableASCIIIsRefused() async throws {

@@ -1229,8 +1229,8 @@ import Testing
         _ = request
     }
 
-    /// Sources/AuthSigning/Signing/SigningMiddleware.swift:27
-    static func AuthSigning_Signing_SigningMiddleware_27() async throws {
+    /// Sources/AuthSigning/Signing/SigningMiddleware.swift:29
+    static func AuthSigning_Signing_SigningMiddleware_29() async throws {
         let signing = SigningMiddleware(signer: signer, allowedHosts: AllowedHosts(["api.example.com"]))
         let middlewares: [any Middleware] = [retry, authentication, signing]
         _ = signing

@@ -103,18 +103,24 @@ public struct HTTPMessageSigner: RequestSigner, CustomStringConvertible, CustomR
     /// The longest validity a signer accepts: ten years, in seconds.
     public static let maximumValidity: TimeInterval = 315_576_000
 
-    /// `Signature-Input`, `Signature`, and `Content-Digest` when this signer makes it.
+    /// `Signature-Input`, `Signature`, and `Content-Digest` when this signer makes it; fields other
+    /// signers share (see ``removeSignature(from:)``).
     public var signatureFieldNames: [HTTPField.Name] {
         [Self.signatureInputField, Self.signatureField] + (contentDigest.isEmpty ? [] : [ContentDigest.fieldName])
     }
 
     /// Adds `Content-Digest` (when configured), then this signature to `Signature-Input` and
     /// `Signature`, keeping other labels already there.
+    ///
+    /// A `Content-Digest` already on the request that matches the body is kept, so that another
+    /// signature covering it stays valid; this signer's algorithms are added to it only when no
+    /// other signature covers it. One that does not match the body (a previous hop's) is
+    /// replaced.
     /// - Throws: ``SigningError``: `.invalidConfiguration` for a bad label or key id, another
     ///   code when a covered component is missing or unsupported.
     public func sign(_ request: inout AuthRequest, at date: Date) async throws {
         if !contentDigest.isEmpty {
-            request.head.headerFields[ContentDigest.fieldName] = ContentDigest.value(for: request.body, algorithms: contentDigest)
+            request.head.headerFields[ContentDigest.fieldName] = contentDigestValue(for: request)
         }
         let (signature, signatureParams) = try make(for: request, at: date)
         let signatureText = ":" + signature.signature.base64EncodedString() + ":"

@@ -45,7 +45,7 @@ extension SigV4Signer {
         var request = request
         request.head.headerFields = request.headerFieldsForHTTP1  // as sent: `Cookie` fields joined
         request.head.path = SigV4Target.wireForm(of: request.head.path ?? "/", rule: configuration.pathCanonicalization)
-        for name in signatureFieldNames where request.head.headerFields.contains(name) { request.head.headerFields[name] = nil }
+        removeSignature(from: &request)
         var canonicalHeaders: [UInt8] = []
         let signedRange = SigV4Canonicalizer.appendCanonicalHeaders(
             request.head.headerFields, host: host, excluding: unsignedHeaders, to: &canonicalHeaders

@@ -24,11 +24,23 @@ public import HTTPTypes
 ///
 /// ## Implementing
 /// Compute the signature from the request as it is and write it into the request. List every
-/// header field the signer writes in ``signatureFieldNames`` so that a later hop can remove a stale
-/// signature before signing again. ``ClosureRequestSigner`` adapts a closure.
+/// header field the signer writes in ``signatureFieldNames``. Before each signing,
+/// ``SigningMiddleware`` calls ``removeSignature(from:)`` so that a later hop (a redirect)
+/// carries no stale signature of this signer; the default removes every field of
+/// ``signatureFieldNames``. A signer that shares its fields with other signers (as RFC 9421
+/// signatures share `Signature-Input` and `Signature`, one dictionary member each) removes only
+/// what it wrote, so that another signer's signature stays. ``ClosureRequestSigner`` adapts a
+/// closure.
 public protocol RequestSigner: Sendable {
-    /// The header fields this signer writes; ``SigningMiddleware`` removes them before each signing.
+    /// The header fields this signer writes.
     var signatureFieldNames: [HTTPField.Name] { get }
+
+    /// Removes what an earlier signing by this signer left on `request`, and nothing that another
+    /// signer wrote; ``SigningMiddleware`` calls it before each signing.
+    ///
+    /// The default removes every field of ``signatureFieldNames``.
+    /// - Parameter request: The request to clean; it may carry no signature of this signer.
+    func removeSignature(from request: inout AuthRequest)
 
     /// Signs `request` as of `date`.
     /// - Parameters:
@@ -37,6 +49,16 @@ public protocol RequestSigner: Sendable {
     /// - Throws: ``SigningError`` (such as `.componentNotFound` for a covered component the
     ///   request lacks) when the request cannot be signed.
     func sign(_ request: inout AuthRequest, at date: Date) async throws
+}
+
+extension RequestSigner {
+    /// Removes every field of ``signatureFieldNames`` from `request`.
+    /// - Parameter request: The request to clean.
+    public func removeSignature(from request: inout AuthRequest) {
+        for name in signatureFieldNames where request.head.headerFields.contains(name) {
+            request.head.headerFields[name] = nil
+        }
+    }
 }
 
 /// A request signer built from a closure; handy in tests and for one-off schemes.

@@ -14,8 +14,10 @@ import HTTPTypes
 ///
 /// Place it innermost: after authentication and just before the transport, so that every retry
 /// and every redirect hop goes through it again and is signed again with a fresh timestamp (and
-/// nonce, for signers that use one). Before signing it removes the signature fields a previous
-/// hop left, so a request never carries two signatures; after signing it marks every field and
+/// nonce, for signers that use one). Before signing it has the signer remove what it left on a
+/// previous hop (``RequestSigner/removeSignature(from:)``), so a request never carries two
+/// signatures of one signer, and keeps those of other signers: two signing middlewares with RFC
+/// 9421 signers of different labels send both signatures. After signing it marks every field and
 /// query item the signer wrote secret (``/AuthCore/AuthRequest/markSecretsAdded(since:)``), so that
 /// wherever it sits a redirect to another origin drops them.
 ///
@@ -58,15 +60,13 @@ public struct SigningMiddleware: Middleware {
         self.init(signer: signer, scope: CredentialScope(allowedHosts: allowedHosts), now: now)
     }
 
-    /// Removes stale signature fields, signs the request and passes it on; passes a request to
+    /// Removes the signer's stale signature, signs the request and passes it on; passes a request to
     /// an origin outside the scope on unsigned.
     /// - Throws: What the signer throws (the request is then not sent), or what `next` throws.
     public nonisolated(nonsending) func intercept(_ request: AuthRequest, next: Next) async throws -> AuthResponse {
         guard scope.admits(request, credential: credential) else { return try await next(request) }
         var signed = request
-        for name in signer.signatureFieldNames {
-            signed.head.headerFields[name] = nil
-        }
+        signer.removeSignature(from: &signed)
         let unsigned = signed
         try await signer.sign(&signed, at: now())
         // Marked, so that a redirect to another origin drops the whole signature (key id,
