@@ -26,10 +26,12 @@ import HTTPTypes
 /// request is not sent. What URLSession cannot send as written is refused: a path with `.` or
 /// `..` segments (URLSession removes them), and bytes a URL may not hold raw (`"`, `<`, `>`, `[`,
 /// `\`, `]`, `^`, the backtick, `{`, `|`, `}`, a `%` not followed by two hex digits), which
-/// Foundation's `URL` percent-encodes. Repeated response fields arrive joined into one
-/// (`HTTPURLResponse` keeps one value per name), so several `Set-Cookie` fields reach the
-/// pipeline as one: use AsyncHTTPClient's transport with the cookie jar. A body that came
-/// compressed arrives decoded, without its `Content-Encoding` and `Content-Length` fields.
+/// Foundation's `URL` percent-encodes. A repeated request field goes out as one line, its
+/// values joined with `, ` (what an RFC 9421 signature of it covers). Repeated response fields
+/// arrive joined into one (`HTTPURLResponse` keeps one value per name), so several `Set-Cookie`
+/// fields reach the pipeline as one: use AsyncHTTPClient's transport with the cookie jar. A body
+/// that came compressed arrives decoded, without its `Content-Encoding` and `Content-Length`
+/// fields.
 public final class URLSessionTransport: Transport {
     /// The session requests go through (its delegate refuses redirects and reads bodies up to
     /// their limit).
@@ -134,8 +136,8 @@ public final class URLSessionTransport: Transport {
         var outgoing = URLRequest(url: url)
         outgoing.httpMethod = request.head.method.rawValue
         outgoing.timeoutInterval = Self.idleInterval(within: limit)
-        for field in request.headerFieldsForHTTP1 {
-            outgoing.addValue(field.value, forHTTPHeaderField: field.name.rawName)
+        for line in Self.fieldLines(of: request.headerFieldsForHTTP1) {
+            outgoing.setValue(line.value, forHTTPHeaderField: line.name)
         }
         if !request.body.isEmpty || [.post, .put, .patch].contains(request.head.method) {
             outgoing.httpBody = request.body
