@@ -61,4 +61,29 @@ import Testing
             #""@query-param";name="api_key": <redacted>"#, #""@target-uri": https://api.example.com/items?api_key=<redacted>&page=1"#,
         ])
     }
+
+    /// The description redacted only the standard secret names: a covered field the request
+    /// marked secret (`X-Service-Token`, not a standard name) showed its value in `dump`.
+    @Test func aMessageSignatureHidesTheFieldsItsRequestMarksSecret() async throws {
+        let key = SymmetricKey(data: Data("key-777".utf8))
+        let signer = HTTPMessageSigner(
+            keyID: "client-1", key: .hmacSHA256(key), components: [.method, .header("x-service-token"), .header("x-tenant")], nonce: nil
+        )
+        var request = try AuthRequest(method: .get, url: URL(string: "https://api.example.com/items")!)
+        request.head.headerFields[try #require(HTTPField.Name("X-Service-Token"))] = "st-888"
+        request.head.headerFields[try #require(HTTPField.Name("X-Tenant"))] = "tenant-999"
+        request.markSecret(header: "X-Service-Token")
+
+        let made = try signer.signature(for: request, at: Self.date)
+        try await signer.sign(&request, at: Self.date)
+        let verifier = HTTPMessageSignatureVerifier(now: { Self.date }) { _ in .hmacSHA256(key) }
+        let verified = try await verifier.verify(request)
+        for signature in [made, verified] {
+            let text = Self.rendered(signature)
+            #expect(!text.contains("st-888"), "\(text)")
+            #expect(text.contains("tenant-999"))
+            let base = try #require(Mirror(reflecting: signature).descendant("base") as? String)
+            #expect(base.split(separator: "\n").dropLast() == [#""@method": GET"#, #""x-service-token": <redacted>"#, #""x-tenant": tenant-999"#])
+        }
+    }
 }

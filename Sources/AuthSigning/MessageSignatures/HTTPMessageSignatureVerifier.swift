@@ -53,21 +53,28 @@ public struct HTTPMessageSignatureVerifier: Sendable {
     }
 
     /// Verifies the signature on `request`.
-    /// - Returns: The verified signature (label, components, parameters, base).
+    /// - Returns: The verified signature (label, components, parameters, base); its description
+    ///   redacts the covered values of the names `request` marks secret too
+    ///   (``/AuthCore/RequestOptions/secretFields``).
     /// - Throws: ``SigningError`` saying which check failed.
     @discardableResult
     public func verify(_ request: AuthRequest) async throws -> MessageSignature {
-        try await verify(.request(request.head), fields: request.head.headerFields, body: request.body)
+        try await verify(.request(request.head), fields: request.head.headerFields, body: request.body, secretFields: request.options.secretFields)
     }
 
     /// Verifies the signature on `response`, with the request it answers for `;req` components.
+    /// - Returns: The verified signature; its description redacts the covered values of the
+    ///   names `request` marks secret too.
     /// - Throws: ``SigningError`` saying which check failed.
     @discardableResult
     public func verify(_ response: AuthResponse, for request: AuthRequest?) async throws -> MessageSignature {
-        try await verify(.response(response.head, request: request?.head), fields: response.head.headerFields, body: response.body)
+        try await verify(
+            .response(response.head, request: request?.head), fields: response.head.headerFields, body: response.body,
+            secretFields: request?.options.secretFields ?? SecretFieldNames()
+        )
     }
 
-    private func verify(_ message: SignatureBase.Message, fields: HTTPFields, body: Data) async throws -> MessageSignature {
+    private func verify(_ message: SignatureBase.Message, fields: HTTPFields, body: Data, secretFields: SecretFieldNames) async throws -> MessageSignature {
         let input = try SignatureHeaders.parse(fields, label: policy.label)
         let current = now()
         guard let keyID = input.signature.keyID, !keyID.isEmpty else {
@@ -111,7 +118,7 @@ public struct HTTPMessageSignatureVerifier: Sendable {
         }
         return MessageSignature(
             label: input.label, components: input.signature.components, parameters: input.signature.parameters,
-            base: base, signature: input.signature.signature
+            base: base, signature: input.signature.signature, secretFields: secretFields
         )
     }
 

@@ -171,7 +171,10 @@ public struct HTTPMessageSigner: RequestSigner, CustomStringConvertible, CustomR
         } catch {
             throw SigningError(code: .crypto, message: "the \(key.algorithm.rawValue) signature could not be made", underlying: error)
         }
-        let signature = MessageSignature(label: label, components: components, parameters: parameters, base: base, signature: bytes)
+        let signature = MessageSignature(
+            label: label, components: components, parameters: parameters, base: base, signature: bytes,
+            secretFields: request.options.secretFields
+        )
         return (signature, signatureParams)
     }
 

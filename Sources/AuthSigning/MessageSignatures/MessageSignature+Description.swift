@@ -10,21 +10,20 @@ import Foundation
 
 extension MessageSignature: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The signature base with the values of covered secrets replaced by `<redacted>`: header
-    /// fields named in ``SecretFieldNames/standard`` (`Authorization`, `Cookie`, …), secret
-    /// `@query-param`s, and secret query items inside `@query`, `@target-uri` and
-    /// `@request-target`.
+    /// fields named in ``secretFields`` (`Authorization`, `Cookie`, …, and the names the request
+    /// marked), secret `@query-param`s, and secret query items inside `@query`, `@target-uri`
+    /// and `@request-target`.
     var redactedBase: String {
         let lines = base.split(separator: "\n", omittingEmptySubsequences: false)
         return lines.enumerated().map { index, line in
             guard index < components.count else { return String(line) }  // "@signature-params"
             let prefix = "\(components[index]): "
             guard line.hasPrefix(prefix) else { return SecretRedaction.marker }
-            return prefix + Self.redacted(line.dropFirst(prefix.count), of: components[index])
+            return prefix + Self.redacted(line.dropFirst(prefix.count), of: components[index], secrets: secretFields)
         }.joined(separator: "\n")
     }
 
-    private static func redacted(_ value: Substring, of component: ComponentIdentifier) -> String {
-        let secrets = SecretFieldNames.standard
+    private static func redacted(_ value: Substring, of component: ComponentIdentifier, secrets: SecretFieldNames) -> String {
         switch component.name {
         case "@query-param":
             guard case .string(let name)? = component.parameters["name"] else { return SecretRedaction.marker }
