@@ -1293,8 +1293,8 @@ import Testing
         _ = app
     }
 
-    /// Sources/AuthTestServer/Routes/CacheEndpoints.swift:24
-    static func AuthTestServer_Routes_CacheEndpoints_24() async throws {
+    /// Sources/AuthTestServer/Routes/CacheEndpoints.swift:30
+    static func AuthTestServer_Routes_CacheEndpoints_30() async throws {
         try await AuthTestServer.withRunning { server in
             // GET \(server.baseURL)/cache/etag twice through a cache …
             #expect(server.counters.count(CacheEndpoints.counter("etag.200")) == 1)
