@@ -7,6 +7,7 @@
 
 import AuthCache
 import AuthCore
+import AuthHTTPClient
 import AuthTestServer
 import AuthTesting
 import Foundation
@@ -49,7 +50,8 @@ import Testing
     }
 
     /// A GET answered with the document as it was before a PUT that succeeded while the GET was
-    /// on its way is not stored: the next GET reaches the server and gets the new document.
+    /// on its way (the server holds its answer until after the PUT's) is not stored: the next GET
+    /// reaches the server and gets the new document.
     /// Before, the PUT removed the entry first and the late GET stored the old document after,
     /// which then answered for a minute, as if the write had not happened.
     @Test func aGetInFlightDuringASuccessfulPutIsNotStored() async throws {
@@ -59,10 +61,14 @@ import Testing
             let url = server.url("cache/document")
             #expect(try await client.send(.put, url, body: Data("v1".utf8)).status == .noContent)
 
-            let slow = Task { try await client.send(.get, url, headerFields: [CacheEndpoints.delayField: "1000"]) }
-            // The server has read the document for the slow GET before the PUT changes it.
-            while server.cacheHits("document.get") < 1 { try await Task.sleep(for: .milliseconds(10)) }
+            let slow = Task { try await client.send(.get, url, headerFields: [CacheEndpoints.holdField: "1"]) }
+            // The server has read the document for the held GET before the PUT changes it.
+            let deadline = ContinuousClock.now + .seconds(60)
+            while server.cacheHits("document.get") < 1, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            try #require(server.cacheHits("document.get") == 1)
             #expect(try await client.send(.put, url, body: Data("v2".utf8)).status == .noContent)
+            // Released only once the PUT's answer went through the cache (sent around it).
+            #expect(try await transport.send(AuthRequest(method: .post, url: server.url("cache/document/release"))).status == .noContent)
             #expect(String(decoding: try await slow.value.body, as: UTF8.self) == "document v1 #1")
 
             let next = try await client.send(.get, url)

@@ -34,6 +34,34 @@ import Testing
         }
     }
 
+    /// A revalidation sent before a PUT that succeeded, and failing after it, is not answered
+    /// with the entry from before the write: the caller gets the error. Before, it got the old
+    /// document, right after its own write.
+    @Test func aStaleEntryIsNotServedAfterAWriteThatSucceededMeanwhile() async throws {
+        let clock = ManualClock()
+        let cache = ResponseCache()
+        let phase = Mutex((gets: 0, held: false, released: false))
+        let transport = ClosureTransport { request in
+            if request.head.method == .put { return AuthResponse(status: .noContent) }
+            let number = phase.withLock { $0.gets += 1; return $0.gets }
+            if number == 1 {
+                return AuthResponse(status: .ok, headerFields: [.cacheControl: "max-age=10, stale-if-error=60"], body: Data("#1".utf8))
+            }
+            phase.withLock { $0.held = true }
+            while !phase.withLock({ $0.released }) { try await Task.sleep(for: .milliseconds(5)) }
+            throw AuthError.transport("connection reset")
+        }
+        let client = AuthClient(transport: transport, middlewares: [CacheMiddleware(cache: cache, account: AccountKey(namespace: "api", account: "alice"), clock: clock)])
+        _ = try await client.send(.get, testURL("/a"))
+        clock.advance(by: 20)
+        let revalidating = Task { try await client.send(.get, testURL("/a")) }
+        while !phase.withLock({ $0.held }) { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(try await client.send(.put, testURL("/a"), body: Data("v2".utf8)).status == .noContent)
+        phase.withLock { $0.released = true }
+        await #expect(throws: AuthError.self) { try await revalidating.value }
+        #expect(cache.statistics.staleServed == 0)
+    }
+
     @Test func aTransportErrorIsAnsweredWithTheStaleEntryWithinTheWindow() async throws {
         let clock = ManualClock()
         let health = Health()

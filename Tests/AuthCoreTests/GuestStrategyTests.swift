@@ -5,7 +5,7 @@
 //
 // SPDX-License-Identifier: Apache-2.0
 
-import AuthCore
+@testable import AuthCore
 import AuthTesting
 import Foundation
 import HTTPTypes
@@ -13,6 +13,24 @@ import Synchronization
 import Testing
 
 @Suite struct GuestStrategyTests {
+    /// The guest endpoint's answer, read inside a renewal of a session whose server reads 0.6 s
+    /// ahead: the strategy measures on the session's server time already (`context.now`), so
+    /// the offset is not added again. Added twice, a token minted at 1.97 s (server time) in an
+    /// answer stamped `Date: 2` counted as issued at 2 s, and expired a second later than on the
+    /// server.
+    @Test func aGuestTokenInsideARenewalIsNotShiftedTwice() async throws {
+        let minted = Date(timeIntervalSince1970: 1_800_000_001.97)
+        let endpoint = ClosureTransport { _ in
+            try await Task.sleep(for: .milliseconds(60))  // the answer leaves at 2.03 s
+            return AuthResponse(status: .ok, headerFields: [.date: HTTPDate.format(Date(timeIntervalSince1970: 1_800_000_002))],
+                                body: Data(#"{"access_token":"guest","expires_in":100}"#.utf8))
+        }
+        let strategy = GuestStrategy(allowedHosts: apiHosts, endpoint: URL(string: "https://api.example.com/auth/guest")!, transport: endpoint)
+        let context = RenewalContext(account: alice, vault: CredentialVault(store: InMemoryCredentialStore()), now: minted)
+        let token = try await TokenResponse.$serverClockOffset.withValue(0.6) { try await strategy.renew(nil, context: context) }
+        #expect(token.expiresAt == Date(timeIntervalSince1970: 1_800_000_001 + 100))
+    }
+
     @Test func guestSessionStartsWithPersistedDeviceID() async throws {
         let store = InMemoryCredentialStore()
         let clock = ManualClock()

@@ -49,10 +49,12 @@ import Testing
 
     /// A policy out of range is refused at every verification, and accepts nothing. Before, a
     /// 100,000-step window accepted a code from seven weeks ago (and `Int.max` never returned),
-    /// and `maxFailures: 0` locked every account out without saying why.
+    /// `maxFailures: 0` locked every account out without saying why, and a failure window or
+    /// lockout of 0 turned the lockout off.
     @Test(arguments: [
         TOTPVerifier.Policy(window: 100_000), TOTPVerifier.Policy(window: -1), TOTPVerifier.Policy(maxFailures: 0),
-        TOTPVerifier.Policy(failureWindow: -1), TOTPVerifier.Policy(lockoutDuration: .nan),
+        TOTPVerifier.Policy(failureWindow: -1), TOTPVerifier.Policy(failureWindow: 0), TOTPVerifier.Policy(lockoutDuration: 0),
+        TOTPVerifier.Policy(lockoutDuration: .nan),
     ])
     func aPolicyOutOfRangeIsATypedErrorAndAcceptsNothing(policy: TOTPVerifier.Policy) async throws {
         let verifier = try await makeVerifier(policy: policy)

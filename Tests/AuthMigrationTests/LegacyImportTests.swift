@@ -166,6 +166,23 @@ import Testing
         }
     }
 
+    /// A store whose conditional write never succeeds (its record changing each time, or a
+    /// store that compares records its own way) stops the import with an error after a few
+    /// attempts, writing nothing. Before, the importer tried again for ever.
+    @Test(.timeLimit(.minutes(1)))
+    func aRecordThatKeepsChangingStopsTheImportWithAnError() async throws {
+        try await Self.withVault { vault, _ in
+            let refusing = CredentialVault(store: RefusingReplaceStore(vault.store), cipher: try AESGCMCipher(key: TestFiles.cipherKey))
+            let source = DictionaryKeyValueSource(["access_token": "legacy-at"])
+            let error = await #expect(throws: CredentialStoreError.self) {
+                try await LegacyImporter(vault: refusing).importCredential(from: source, layout: .standard, into: Self.me)
+            }
+            #expect(error?.code == .unavailable)
+            #expect(error?.message.contains("legacy-at") == false)
+            #expect(try await vault.store.get(Self.me.item(CredentialVault.credentialItem)) == nil)
+        }
+    }
+
     @Test func malformedOrIncompleteLayoutsAreTypedErrorsWithoutSecrets() async throws {
         try await Self.withVault { vault, folder in
             let importer = LegacyImporter(vault: vault)

@@ -123,6 +123,24 @@ final class FailingNthReadStore: CredentialStore {
     func deleteAll() async throws { try await base.deleteAll() }
 }
 
+/// A store whose conditional writes never succeed, as if another writer changed the record
+/// each time; every other call goes to the base.
+final class RefusingReplaceStore: CredentialStore {
+    let base: any CredentialStore
+
+    init(_ base: any CredentialStore) { self.base = base }
+
+    func get(_ key: CredentialKey) async throws -> Envelope? { try await base.get(key) }
+    func put(_ envelope: Envelope, for key: CredentialKey) async throws { try await base.put(envelope, for: key) }
+    func delete(_ key: CredentialKey) async throws { try await base.delete(key) }
+    func replace(_ key: CredentialKey, ifCurrent expected: Envelope?, with envelope: Envelope?) async throws -> Bool { false }
+    func items(of account: AccountKey) async throws -> [String] { try await base.items(of: account) }
+    func accounts(in namespace: String) async throws -> [String] { try await base.accounts(in: namespace) }
+    func namespaces() async throws -> [String] { try await base.namespaces() }
+    func deleteAccount(_ account: AccountKey) async throws { try await base.deleteAccount(account) }
+    func deleteAll() async throws { try await base.deleteAll() }
+}
+
 /// The progress values a migration reported, in order.
 final class ProgressLog: Sendable {
     private let entries = Mutex<[MigrationProgress]>([])

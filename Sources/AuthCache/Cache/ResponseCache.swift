@@ -158,6 +158,12 @@ public final class ResponseCache: Sendable {
         }
     }
 
+    /// Whether `ticket` is still `account`'s: no purge or invalidation of the account since it
+    /// was taken.
+    func isCurrent(_ ticket: Ticket, account: AccountKey) -> Bool {
+        state.withLock { state in ticket == Ticket(generation: state.generations[account] ?? 0, epoch: state.epoch) }
+    }
+
     /// Removes the entry for `key`.
     func remove(_ key: CacheEntryKey) {
         _ = state.withLock { $0.entries.remove(key) }

@@ -34,7 +34,7 @@ extension CacheMiddleware {
         do {
             response = try await next(conditional)
         } catch {
-            if Self.isOriginFailure(error), let stale = serveStale(entry) { return answer(stale, .staleServed(failureStatus: nil)) }
+            if Self.isOriginFailure(error), let stale = serveStale(entry, key: key, ticket: ticket) { return answer(stale, .staleServed(failureStatus: nil)) }
             cache.count(.miss)
             throw error
         }
@@ -55,7 +55,7 @@ extension CacheMiddleware {
         }
         if Self.serverFailures.contains(response.status.code) {
             // The entry stays: the failure says nothing about whether it is still good.
-            if let stale = serveStale(entry) { return answer(stale, .staleServed(failureStatus: response.status.code)) }
+            if let stale = serveStale(entry, key: key, ticket: ticket) { return answer(stale, .staleServed(failureStatus: response.status.code)) }
             return answer(response, .forwardedStale(status: response.status.code))
         }
         keep(response, for: request, key: key, requestTime: requestTime, ticket: ticket)
@@ -69,8 +69,11 @@ extension CacheMiddleware {
         return error.code == .transport || error.code == .timeout
     }
 
-    /// The entry as the answer to a failed server, when its stale-if-error window allows.
-    private func serveStale(_ entry: CachedResponse) -> AuthResponse? {
+    /// The entry as the answer to a failed server, when its stale-if-error window allows and
+    /// the account's entries were not purged or invalidated since `ticket` was taken (a write
+    /// that succeeded meanwhile, a sign-out: the entry no longer stands for the resource).
+    private func serveStale(_ entry: CachedResponse, key: CacheEntryKey, ticket: ResponseCache.Ticket) -> AuthResponse? {
+        guard cache.isCurrent(ticket, account: key.account) else { return nil }
         let age = entry.age(at: clock.now())
         guard entry.canServeOnError(age: age) else { return nil }
         return entry.response(age: age)

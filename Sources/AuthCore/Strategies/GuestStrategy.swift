@@ -39,7 +39,8 @@ public struct GuestStrategy: AuthStrategy {
                 throw AuthError(code: .renewalFailed, message: "the guest endpoint answered \(response.status.code)", account: context.account, status: response.status.code)
             }
             let tokens = try TokenResponse.parse(response.body)
-            return GuestToken(token: tokens.accessToken.reveal, expiresAt: tokens.expiresIn.map { TokenResponse.issuedAt(response, sent: context.now, received: received).addingTimeInterval($0) }, deviceID: device.id)
+            // `context.now` is the session's server time already: no offset to add.
+            return GuestToken(token: tokens.accessToken.reveal, expiresAt: tokens.expiresIn.map { TokenResponse.issuedAt(response, sent: context.now, received: received, serverClockOffset: 0).addingTimeInterval($0) }, deviceID: device.id)
         }
     }
 

@@ -44,8 +44,8 @@ public actor TOTPVerifier: CustomStringConvertible, CustomReflectable {
         public var lockoutDuration: TimeInterval
 
         /// Creates a policy. ``TOTPVerifier`` checks it: `window` 0 to
-        /// ``MFAError/maximumTOTPWindow``, `maxFailures` at least 1, the durations finite and not
-        /// negative.
+        /// ``MFAError/maximumTOTPWindow``, `maxFailures` at least 1, the durations finite and above
+        /// 0 (0 would turn the lockout off).
         public init(window: Int = 1, maxFailures: Int = 5, failureWindow: TimeInterval = 300, lockoutDuration: TimeInterval = 300) {
             self.window = window
             self.maxFailures = maxFailures
@@ -90,8 +90,9 @@ public actor TOTPVerifier: CustomStringConvertible, CustomReflectable {
         guard policy.maxFailures >= 1 else {
             return MFAError(code: .invalidPolicy, message: "maxFailures must be at least 1, not \(policy.maxFailures)")
         }
-        for (name, seconds) in [("failureWindow", policy.failureWindow), ("lockoutDuration", policy.lockoutDuration)] where !(seconds.isFinite && seconds >= 0) {
-            return MFAError(code: .invalidPolicy, message: "\(name) must be a finite number of seconds, 0 or more, not \(seconds)")
+        // 0 would turn the lockout off: no failure counted, or a lockout that ends at once.
+        for (name, seconds) in [("failureWindow", policy.failureWindow), ("lockoutDuration", policy.lockoutDuration)] where !(seconds.isFinite && seconds > 0) {
+            return MFAError(code: .invalidPolicy, message: "\(name) must be a finite number of seconds above 0, not \(seconds)")
         }
         return nil
     }

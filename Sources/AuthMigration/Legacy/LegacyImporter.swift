@@ -105,12 +105,14 @@ public struct LegacyImporter: Sendable {
     /// Each write is conditional on the record the decision was made from
     /// (``/AuthCore/CredentialStore/replace(_:ifCurrent:with:)``): a sign-in or renewal that
     /// another process writes between the read and the write is never overwritten by the
-    /// legacy credential. The decision is then made again, from the new record.
+    /// legacy credential. The decision is then made again, from the new record, at most
+    /// ``maximumWriteAttempts`` times.
+    /// - Throws: `CredentialStoreError` `.unavailable` when the record changed every time.
     private func write<C: Credential>(_ credential: C, at key: CredentialKey, layout: LegacyLayout, found: [String]) async throws -> LegacyImportResult {
         func result(_ outcome: LegacyImportResult.Outcome) -> LegacyImportResult {
             LegacyImportResult(outcome: outcome, layout: layout.name, kind: C.kind, key: key, foundKeys: found)
         }
-        while true {
+        for _ in 0..<Self.maximumWriteAttempts {
             let existing = try await vault.store.get(key)
             if let existing {
                 if existing.kind == C.kind, try await readable(C.self, at: key) == credential {
@@ -123,7 +125,11 @@ public struct LegacyImporter: Sendable {
             }
             try Task.checkCancellation()
         }
+        throw CredentialStoreError.unavailable("the record at \(key) changed during each of \(Self.maximumWriteAttempts) attempts to import the legacy credential; nothing was written, try again")
     }
+
+    /// How many times ``write(_:at:layout:found:)`` decides again after the record changed.
+    private static let maximumWriteAttempts = 8
 
     /// The credential at `key`, or nil when the record cannot be read as one (another kind, a
     /// newer format, sealed with another key): such a record is different from any legacy

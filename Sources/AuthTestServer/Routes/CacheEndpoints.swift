@@ -23,9 +23,9 @@ public import HTTPTypes
 ///   token's user (a guest is `guest:<device id>`; an invalid token gets the usual 401), else the
 ///   user name of a Basic `Authorization`, else `anonymous`. Counter `user`.
 /// - `GET /cache/document`: `private, max-age=60`, body `document <value> #<n>`, the value
-///   read when the request arrives; a ``delayField`` of `n` holds the answer `n` ms after that
-///   (at most a minute). `PUT /cache/document` sets the value to its body (up to 1 KiB) and
-///   answers 204. Counters `document.get`, `document.put`.
+///   read when the request arrives; with a ``holdField``, the answer waits for the next
+///   `POST /cache/document/release` (at most a minute). `PUT /cache/document` sets the value to
+///   its body (up to 1 KiB) and answers 204. Counters `document.get`, `document.put`.
 ///
 /// ```swift
 /// try await AuthTestServer.withRunning { server in
@@ -39,8 +39,9 @@ public import HTTPTypes
 public enum CacheEndpoints {
     /// The fixed `Last-Modified` of `/cache/last-modified`.
     public static let lastModified = "Wed, 21 Oct 2015 07:28:00 GMT"
-    /// The request field that holds `GET /cache/document`'s answer, in milliseconds.
-    public static let delayField = HTTPField.Name("X-Delay-Ms")!
+    /// The request field that holds `GET /cache/document`'s answer until the next
+    /// `POST /cache/document/release`; any value.
+    public static let holdField = HTTPField.Name("X-Hold")!
 
     /// The `ETag` of `/cache/etag`.
     public static let etag = "\"v1\""

@@ -47,19 +47,27 @@ struct CacheRoutes: RouteGroup {
         router.get("/cache/set-cookie") { _, _ -> Response in
             Self.text("set-cookie #\(hits.record("set-cookie"))", [.cacheControl: "max-age=60", .setCookie: "session=s3cr3t; HttpOnly"])
         }
-        let document = Mutex("v0")
+        let document = Mutex((value: "v0", releases: 0))
         router.get("/cache/document") { request, _ -> Response in
-            let value = document.withLock { $0 }
+            let (value, releases) = document.withLock { ($0.value, $0.releases) }
             let count = hits.record("document.get")
-            if let delay = request.headers[CacheEndpoints.delayField].flatMap(Int.init), delay > 0 {
-                try await Task.sleep(for: .milliseconds(min(delay, 60_000)))
+            if request.headers[CacheEndpoints.holdField] != nil {
+                // Held until the next release, at most a minute.
+                let deadline = ContinuousClock.now + .seconds(60)
+                while document.withLock({ $0.releases }) == releases, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(5))
+                }
             }
             return Self.text("document \(value) #\(count)", [.cacheControl: "private, max-age=60"])
         }
         router.put("/cache/document") { request, _ -> Response in
             let value = String(decoding: try await request.collectData(upTo: 1024), as: UTF8.self)
-            document.withLock { $0 = value }
+            document.withLock { $0.value = value }
             hits.record("document.put")
+            return Response(status: .noContent)
+        }
+        router.post("/cache/document/release") { _, _ -> Response in
+            document.withLock { $0.releases += 1 }
             return Response(status: .noContent)
         }
         router.get("/cache/user") { request, _ -> Response in
