@@ -1287,6 +1287,13 @@ import Testing
         server.faults.inject(.status(503), path: "/me", times: 2)   // 503, 503, then the real /me
     }
 
+    /// Sources/AuthTestServer/OAuth2/OAuth2ProviderQuirks.swift:11
+    static func AuthTestServer_OAuth2_OAuth2ProviderQuirks_11() async throws {
+        var configuration = AuthTestServer.Configuration()
+        configuration.oauth2Quirks = OAuth2ProviderQuirks(errorsWithOK: true)  // as GitHub
+        _ = configuration
+    }
+
     /// Sources/AuthTestServer/OAuth2/OAuth2TestClients.swift:11
     static func AuthTestServer_OAuth2_OAuth2TestClients_11() async throws {
         let app = OAuth2Client(provider: OAuth2Provider(issuer: server.baseURL, transport: transport), clientID: OAuth2TestClients.publicClientID, transport: transport)

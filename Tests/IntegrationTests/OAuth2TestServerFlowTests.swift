@@ -64,6 +64,30 @@ import Testing
         }
     }
 
+    /// A provider that answers `authorization_pending` and `slow_down` with 200 (as GitHub) and
+    /// names the page `verification_url` (as Google): the device flow still goes from pending
+    /// through slow-down to approval. Before, the first poll failed with `.decoding` (an error
+    /// read as tokens), and Google's answer could not be read at all.
+    @Test(arguments: [OAuth2ProviderQuirks(errorsWithOK: true), OAuth2ProviderQuirks(verificationURL: true)])
+    func theDeviceFlowOfProvidersThatBendTheRFC(quirks: OAuth2ProviderQuirks) async throws {
+        var configuration = AuthTestServer.Configuration()
+        configuration.deviceInterval = 5
+        configuration.oauth2Quirks = quirks
+        try await Harness.run(configuration: configuration) { h in
+            let clock = ManualClock()
+            let app = Self.app(h, clock: clock)
+            let device = try await app.startDeviceAuthorization(scopes: ["read"])
+            #expect(device.verificationURI == h.url("oauth2/device"))
+            let server = h.server
+            let tokens = try await app.pollDeviceAuthorization(device) { progress in
+                if case .slowedDown = progress { server.oauth2.decideDevice(userCode: device.userCode, approve: true) }
+            }
+            #expect(clock.sleeps == [.seconds(5), .seconds(5), .seconds(10)])
+            #expect(h.server.counters.count("oauth2.grant.device_code") == 1)
+            #expect(!tokens.accessToken.reveal.isEmpty)
+        }
+    }
+
     /// A token endpoint that answers a poll `429` or `503` with `Retry-After` is waited out, and
     /// a `slow_down` in such an answer slows the polling: the user may be approving meanwhile.
     /// Before the fix the `Retry-After` answer lost its OAuth 2.0 error, and the first one ended

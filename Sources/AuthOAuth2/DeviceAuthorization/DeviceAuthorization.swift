@@ -55,6 +55,10 @@ public enum DeviceAuthorizationProgress: Sendable, Equatable {
 }
 
 /// The device authorization response as the server sends it (RFC 8628 §3.2).
+///
+/// Read as widely used providers send it: Google names the page `verification_url` (the name of
+/// the draft before RFC 8628), and some providers send `expires_in` and `interval` as numeric
+/// strings; Go's oauth2 reads both.
 struct DeviceAuthorizationResponse: Decodable {
     let device_code: String
     let user_code: String
@@ -62,4 +66,31 @@ struct DeviceAuthorizationResponse: Decodable {
     let verification_uri_complete: URL?
     let expires_in: Double
     let interval: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case device_code, user_code, verification_uri, verification_url, verification_uri_complete, expires_in, interval
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        device_code = try c.decode(String.self, forKey: .device_code)
+        user_code = try c.decode(String.self, forKey: .user_code)
+        if c.contains(.verification_uri) {
+            verification_uri = try c.decode(URL.self, forKey: .verification_uri)
+        } else {
+            verification_uri = try c.decode(URL.self, forKey: .verification_url)
+        }
+        verification_uri_complete = try c.decodeIfPresent(URL.self, forKey: .verification_uri_complete)
+        guard let lifetime = try Self.seconds(c, .expires_in) else {
+            throw DecodingError.keyNotFound(CodingKeys.expires_in, .init(codingPath: c.codingPath, debugDescription: "expires_in is missing"))
+        }
+        expires_in = lifetime
+        interval = try Self.seconds(c, .interval)
+    }
+
+    /// A number of seconds, sent as a number or a numeric string.
+    private static func seconds(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> Double? {
+        if let seconds = try? c.decodeIfPresent(Double.self, forKey: key) { return seconds }
+        return try c.decodeIfPresent(String.self, forKey: key).flatMap(Double.init)
+    }
 }

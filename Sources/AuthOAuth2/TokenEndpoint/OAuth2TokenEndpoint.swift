@@ -174,10 +174,23 @@ public struct OAuth2TokenEndpoint: Sendable {
         let sent = clock.now()
         let response = try await post(parameters, to: url)
         let issued = TokenResponse.issuedAt(response, sent: sent, received: clock.now())
-        guard (200..<300).contains(response.status.code) else { throw Self.error(from: response) }
+        guard (200..<300).contains(response.status.code), !Self.isErrorAnswer(response) else { throw Self.error(from: response) }
         let tokens = try TokenResponse.parse(response.body).tokenSet(issuedAt: issued, renewing: previous, requestedScope: parameters.last { $0.0 == "scope" }?.1)
         try Self.checkTokenType(tokens.tokenType, expected: binding?.boundTokenType)
         return tokens
+    }
+
+    /// Whether a success status carries an OAuth 2.0 error instead of tokens: an `error` field and
+    /// no `access_token`. GitHub answers its device flow's `authorization_pending` and a refused
+    /// code exchange that way, with 200 (Go's oauth2 reads such answers as errors too); read as
+    /// tokens, they failed with `.decoding` and stopped a device sign-in at its first poll.
+    static func isErrorAnswer(_ response: AuthResponse) -> Bool {
+        struct Shape: Decodable {
+            let error: String?
+            let access_token: String?
+        }
+        guard let shape = try? JSONDecoder().decode(Shape.self, from: response.body) else { return false }
+        return shape.error != nil && shape.access_token == nil
     }
 
     /// Accepts the issued `token_type` only when the client knows how to use it (RFC 6749 §7.1):

@@ -104,7 +104,14 @@ extension OAuth2ProviderRoutes {
         let now = environment.clock.now()
         provider.storage.withLock { $0.devices[deviceCode] = .init(clientID: OAuth2TestClients.publicClientID, userCode: userCode, scope: scope, expires: now.addingTimeInterval(300)) }
         let verification = "\(Self.issuer(request))/oauth2/device"
-        return ServerResponse.json(.ok, DeviceAnswer(device_code: deviceCode, user_code: userCode, verification_uri: verification, verification_uri_complete: "\(verification)?user_code=\(userCode)", expires_in: 300, interval: provider.deviceInterval))
+        let answer = DeviceAnswer(device_code: deviceCode, user_code: userCode, verification_uri: verification, verification_uri_complete: "\(verification)?user_code=\(userCode)", expires_in: 300, interval: provider.deviceInterval)
+        guard provider.quirks.verificationURL else { return ServerResponse.json(.ok, answer) }
+        // Google's shape: the page named `verification_url`, no complete URI.
+        let google: [String: AnyCodable] = [
+            "device_code": .string(deviceCode), "user_code": .string(userCode), "verification_url": .string(verification),
+            "expires_in": .int(300), "interval": .int(provider.deviceInterval),
+        ]
+        return ServerResponse.json(.ok, google)
     }
 
     private func pollDevice(_ deviceCode: String, client: String, now: Date, environment: RouteEnvironment, jkt: String?) -> Response {
@@ -129,7 +136,7 @@ extension OAuth2ProviderRoutes {
             return ServerResponse.json(.ok, issue(client: client, subject: "alice", scope: device.scope, refresh: true, grantType: Self.deviceGrant, now: now, environment: environment, jkt: jkt))
         case .failure(let refusal):
             if refusal.code == "slow_down" { environment.counters.record(.custom("oauth2.device.slowDown")) }
-            return ServerResponse.error(.badRequest, refusal.code)
+            return ServerResponse.error(provider.quirks.errorsWithOK ? .ok : .badRequest, refusal.code)
         }
     }
 

@@ -51,9 +51,16 @@ public final class OAuth2ProviderState: Sendable {
     /// Seconds between device polls that the provider asks for.
     public let deviceInterval: Int
 
+    /// How the provider departs from the RFCs (``OAuth2ProviderQuirks``).
+    public let quirks: OAuth2ProviderQuirks
+
     /// Creates an empty state.
-    public init(deviceInterval: Int = 1) {
+    /// - Parameters:
+    ///   - deviceInterval: Seconds between device polls that the provider asks for.
+    ///   - quirks: How the provider departs from the RFCs; none by default.
+    public init(deviceInterval: Int = 1, quirks: OAuth2ProviderQuirks = OAuth2ProviderQuirks()) {
         self.deviceInterval = deviceInterval
+        self.quirks = quirks
     }
 
     /// The user's answer to a device authorization, given on "another device".

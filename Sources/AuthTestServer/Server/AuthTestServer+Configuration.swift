@@ -38,6 +38,8 @@ extension AuthTestServer {
         public var logger: Logger
         /// Seconds between polls the OAuth 2.0 provider's device grant asks for (RFC 8628 `interval`).
         public var deviceInterval = 1
+        /// How the OAuth 2.0 provider departs from the RFCs as well-known providers do; none by default.
+        public var oauth2Quirks = OAuth2ProviderQuirks()
 
         /// Creates a configuration.
         /// - Parameters:

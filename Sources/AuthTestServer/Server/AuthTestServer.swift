@@ -51,7 +51,7 @@ public final class AuthTestServer: Sendable {
         self.configuration = configuration
         self.recorder = CounterRecorder()
         self.faults = FaultInjector()
-        self.oauth2 = OAuth2ProviderState(deviceInterval: configuration.deviceInterval)
+        self.oauth2 = OAuth2ProviderState(deviceInterval: configuration.deviceInterval, quirks: configuration.oauth2Quirks)
         self.state = ServerState(
             clock: configuration.clock,
             signer: configuration.signer,
