@@ -233,6 +233,31 @@ import Testing
         }
     }
 
+    /// A sign-out removes the account's DPoP key from the vault and the keyring: the next
+    /// sign-in is bound to a new key, stored again. Before, the key stayed in both (the
+    /// keyring's copy even after `OAuth2Client.signOut` removed the stored one).
+    @Test func aSignOutRemovesTheAccountsDPoPKey() async throws {
+        try await Harness.run { h in
+            let client = OAuth2Client(provider: OAuth2Provider(issuer: h.base, transport: h.transport), clientID: OAuth2TestClients.serviceClientID, authentication: .clientSecretBasic(secret: Secret(OAuth2TestClients.serviceSecret)), transport: h.transport)
+            let keyring = DPoPKeyring()
+            let container = h.container()
+            container.useDPoP(keyring)
+            let strategy = ClientCredentialsStrategy(client: client, scopes: ["read"], allowedHosts: h.hosts, dpop: keyring)
+            let service = container.makeClient(for: strategy.account(), strategy: strategy)
+            let vault = container[CredentialVaultKey.self]
+            let keyItem = service.account.item(DPoPKey.item)
+            #expect(try await service.json(ProviderMe.self, .get, h.url("oauth2/me")).sub == OAuth2TestClients.serviceClientID)
+            let first = try await keyring.dpop(for: service.account, vault: vault).thumbprint
+            #expect(try await vault.store.get(keyItem) != nil)
+
+            try await service.signOut()
+            #expect(try await vault.store.get(keyItem) == nil)
+            #expect(try await service.json(ProviderMe.self, .get, h.url("oauth2/me")).sub == OAuth2TestClients.serviceClientID)
+            #expect(try await keyring.dpop(for: service.account, vault: vault).thumbprint != first)
+            #expect(try await vault.store.get(keyItem) != nil)
+        }
+    }
+
     /// A user's DPoP-bound token that the resource server refuses as RFC 9449 §7.1 asks
     /// (`401`, `WWW-Authenticate: DPoP error="invalid_token"`) is renewed with the refresh token,
     /// as a refused bearer token is; the refresh's answer, which has no ID token, keeps the

@@ -23,6 +23,12 @@ public final class DPoPKeyring: Sendable {
     /// An empty keyring.
     public init() {}
 
+    /// Forgets the key loaded for `account`: the next ``dpop(for:vault:)`` reads the vault again
+    /// (and makes a new key when the vault has none). `useDPoP` calls it when the account signs out.
+    public func forget(_ account: AccountKey) {
+        _ = loaded.withLock { $0.removeValue(forKey: account) }
+    }
+
     /// The account's ``DPoP``: its key from `vault`, made and stored there the first time.
     public func dpop(for account: AccountKey, vault: CredentialVault) async throws -> DPoP {
         let task = loaded.withLock { loaded in
