@@ -258,6 +258,38 @@ import Testing
         }
     }
 
+    /// An ID token in a refresh's answer is validated and must name the sign-in's user (OpenID
+    /// Connect Core §12.2). Before, any new ID token replaced the sign-in's unchecked: a provider
+    /// naming another user set the subject `userInfo` expects and the logout's `id_token_hint`.
+    @Test func aRefreshedIDTokenMustNameTheSignInsUser() async throws {
+        try await Harness.run { h in
+            let app = Self.app(h)
+            let browser = LoopbackSignInTests.Browser(transport: h.transport)
+            let tokens = try await app.signInWithBrowser(scopes: ["openid", "read"]) { browser.open($0) }
+            let container = h.container()
+            let account = AccountKey(namespace: "oauth2-oidc", account: "alice")
+            let alice = container.makeClient(for: account, strategy: BearerStrategy(allowedHosts: h.hosts, refresher: app))
+            try await alice.signIn(tokens)
+            let me = h.url("oauth2/me")
+            let vault = container[CredentialVaultKey.self]
+
+            // The same user: the new ID token is taken.
+            h.server.oauth2.answerRefreshesWithIDToken()
+            try await app.revoke(tokens.accessToken, hint: "access_token")
+            #expect(try await alice.json(ProviderMe.self, .get, me).sub == "alice")
+            let renewed = try #require(try await vault.load(BearerTokenSet.self, for: account))
+            #expect(renewed.idToken != tokens.idToken)
+            #expect(try await app.validateIDToken(try #require(renewed.idToken?.reveal), nonce: nil).subject == "alice")
+
+            // Another user: refused, and the stored tokens stay the sign-in's user's.
+            h.server.oauth2.answerRefreshesWithIDToken(subject: "mallory")
+            try await app.revoke(renewed.accessToken, hint: "access_token")
+            await #expect(throws: AuthError.self) { try await alice.send(.get, me) }
+            let kept = try #require(try await vault.load(BearerTokenSet.self, for: account))
+            #expect(try await app.validateIDToken(try #require(kept.idToken?.reveal), nonce: nil).subject == "alice")
+        }
+    }
+
     /// A user's DPoP-bound token that the resource server refuses as RFC 9449 §7.1 asks
     /// (`401`, `WWW-Authenticate: DPoP error="invalid_token"`) is renewed with the refresh token,
     /// as a refused bearer token is; the refresh's answer, which has no ID token, keeps the

@@ -73,8 +73,18 @@ public struct OAuth2Client: TokenRefresher, CustomStringConvertible {
     /// (``/AuthCore/BearerTokenSet/refreshExpiresAt``) is not sent: the call could only fail.
     /// - Throws: `AuthError` `.reauthenticationRequired` without a refresh token, or with one
     ///   that expired (a ``/AuthCore/RefreshTokenExpired`` underlying); the token endpoint's errors.
+    ///
+    /// A new ID token in the answer is validated (``validateIDToken(_:nonce:clockSkew:)``) and
+    /// must name the sign-in's issuer, user and audience (OpenID Connect Core §12.2): it becomes
+    /// the expected subject of ``userInfo(for:)`` and the `id_token_hint` of a logout.
+    /// - Throws: `AuthError` `.authorizationFailed` for a new ID token that fails those checks
+    ///   (the renewed tokens are then not used).
     public func refresh(_ tokens: BearerTokenSet) async throws -> BearerTokenSet {
         let form = try OAuth2RefreshTokenRefresher.grant(for: tokens, scope: nil, now: clock.now())
-        return try await tokenEndpoint().requestTokens(form, renewing: tokens)
+        let renewed = try await tokenEndpoint().requestTokens(form, renewing: tokens)
+        if let idToken = renewed.idToken, idToken != tokens.idToken {
+            try await checkRefreshedIDToken(idToken.reveal, signedIn: tokens.idToken?.reveal)
+        }
+        return renewed
     }
 }

@@ -60,6 +60,18 @@ extension OAuth2Client {
         return claims
     }
 
+    /// Checks an ID token a refresh answered with (OpenID Connect Core §12.2): valid as any ID
+    /// token, and naming the same issuer, user and audience as `signedIn`, the sign-in's (read
+    /// without checking its signature again: it was checked when it came, and may have expired).
+    func checkRefreshedIDToken(_ token: String, signedIn: String?) async throws {
+        let claims = try await validateIDToken(token, nonce: nil)
+        guard let signedIn, let jws = try? CompactJWS(signedIn),
+              let before = try? JSONDecoder().decode(IDTokenClaims.self, from: jws.payload) else { return }
+        guard claims.issuer == before.issuer, claims.subject == before.subject, Set(claims.audience) == Set(before.audience) else {
+            throw Self.idTokenFailure("from the refresh names another issuer, user or audience than the sign-in's (OpenID Connect Core §12.2)")
+        }
+    }
+
     /// The claims once the signature holds with the key the header names (the provider's sole
     /// key for a header that names none), used with that key's own algorithm. The keys are
     /// fetched again once (within the cache's limits) when the provider may have rotated them

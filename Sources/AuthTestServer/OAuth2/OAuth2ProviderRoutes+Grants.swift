@@ -86,7 +86,12 @@ extension OAuth2ProviderRoutes {
                 return grant
             }
             guard let old else { return ServerResponse.error(.badRequest, "invalid_grant") }
-            return ServerResponse.json(.ok, issue(client, old.subject, old.scope, true))
+            var response = issue(client, old.subject, old.scope, true)
+            let idToken = provider.refreshIDToken.withLock { $0 }
+            if idToken.answers, old.scope.split(separator: " ").contains("openid") {
+                response["id_token"] = .string(try await provider.idToken(issuer: Self.issuer(request), subject: idToken.subject ?? old.subject, audience: client, nonce: nil, now: now))
+            }
+            return ServerResponse.json(.ok, response)
         case (Self.deviceGrant, OAuth2TestClients.publicClientID):
             return pollDevice(form["device_code"] ?? "", client: client, now: now, environment: environment, jkt: jkt)
         default:

@@ -63,6 +63,17 @@ public final class OAuth2ProviderState: Sendable {
         self.quirks = quirks
     }
 
+    /// What the refresh grant answers besides tokens: nothing (the default), or an ID token
+    /// (OpenID Connect Core §12.2) for the grant's user, or for `subject` to play a provider that
+    /// names another user.
+    let refreshIDToken = Mutex<(answers: Bool, subject: String?)>((false, nil))
+
+    /// Makes the refresh grant answer with an ID token (for the grant's user, or for `subject`
+    /// when given), or with none again (`answers: false`).
+    public func answerRefreshesWithIDToken(_ answers: Bool = true, subject: String? = nil) {
+        refreshIDToken.withLock { $0 = (answers, subject) }
+    }
+
     /// The user's answer to a device authorization, given on "another device".
     /// - Returns: Whether a pending authorization has that user code.
     @discardableResult
