@@ -261,6 +261,8 @@ import Testing
     /// An ID token in a refresh's answer is validated and must name the sign-in's user (OpenID
     /// Connect Core §12.2). Before, any new ID token replaced the sign-in's unchecked: a provider
     /// naming another user set the subject `userInfo` expects and the logout's `id_token_hint`.
+    /// One that cannot be validated is left out, and the tokens issued with it are kept (a
+    /// rotated refresh token is spent by then).
     @Test func aRefreshedIDTokenMustNameTheSignInsUser() async throws {
         try await Harness.run { h in
             let app = Self.app(h)
@@ -281,10 +283,21 @@ import Testing
             #expect(renewed.idToken != tokens.idToken)
             #expect(try await app.validateIDToken(try #require(renewed.idToken?.reveal), nonce: nil).subject == "alice")
 
-            // Another user: refused, and the stored tokens stay the sign-in's user's.
-            h.server.oauth2.answerRefreshesWithIDToken(subject: "mallory")
+            // One that cannot be validated (expired): the new tokens are taken, the ID token not.
+            h.server.oauth2.answerRefreshesWithIDToken(expired: true)
             try await app.revoke(renewed.accessToken, hint: "access_token")
-            await #expect(throws: AuthError.self) { try await alice.send(.get, me) }
+            #expect(try await alice.json(ProviderMe.self, .get, me).sub == "alice")
+            let third = try #require(try await vault.load(BearerTokenSet.self, for: account))
+            #expect(third.accessToken != renewed.accessToken)
+            #expect(third.idToken == renewed.idToken)
+
+            // Another user: the session ends, and the stored tokens stay the sign-in's user's.
+            h.server.oauth2.answerRefreshesWithIDToken(subject: "mallory")
+            try await app.revoke(third.accessToken, hint: "access_token")
+            let refusal = await #expect(throws: AuthError.self) { try await alice.send(.get, me) }
+            #expect(refusal?.code == .reauthenticationRequired)
+            let next = await #expect(throws: AuthError.self) { try await alice.send(.get, me) }
+            #expect(next?.code == .reauthenticationRequired)
             let kept = try #require(try await vault.load(BearerTokenSet.self, for: account))
             #expect(try await app.validateIDToken(try #require(kept.idToken?.reveal), nonce: nil).subject == "alice")
         }

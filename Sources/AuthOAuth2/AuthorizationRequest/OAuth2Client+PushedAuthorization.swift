@@ -33,7 +33,7 @@ extension OAuth2Client {
         if case .clientSecretBasic = authentication { form.insert(("client_id", clientID), at: 0) }
         // A client bound to a DPoP key binds the pushed request too (RFC 9449 §10.1), like its token requests.
         let response = try await tokenEndpoint().post(form, to: endpoint)
-        guard (200..<300).contains(response.status.code) else {
+        guard (200..<300).contains(response.status.code), !OAuth2TokenEndpoint.isErrorAnswer(response, expecting: "request_uri") else {
             let error = OAuth2TokenEndpoint.error(from: response)
             guard error.code != .misconfigured else { throw error }
             let code = (error.underlying as? OAuth2Error)?.code ?? "no error code"

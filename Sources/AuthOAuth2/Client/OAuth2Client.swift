@@ -69,21 +69,25 @@ public struct OAuth2Client: TokenRefresher, CustomStringConvertible {
     }
 
     /// Renews with the refresh_token grant (RFC 6749 §6), keeping the refresh token (and its
-    /// expiry), the scope and the ID token when the server sends no new one. A refresh token past its known expiry
-    /// (``/AuthCore/BearerTokenSet/refreshExpiresAt``) is not sent: the call could only fail.
-    /// - Throws: `AuthError` `.reauthenticationRequired` without a refresh token, or with one
-    ///   that expired (a ``/AuthCore/RefreshTokenExpired`` underlying); the token endpoint's errors.
+    /// expiry), the scope and the ID token when the server sends no new one. A refresh token past
+    /// its known expiry (``/AuthCore/BearerTokenSet/refreshExpiresAt``) is not sent: the call
+    /// could only fail.
     ///
-    /// A new ID token in the answer is validated (``validateIDToken(_:nonce:clockSkew:)``) and
-    /// must name the sign-in's issuer, user and audience (OpenID Connect Core §12.2): it becomes
-    /// the expected subject of ``userInfo(for:)`` and the `id_token_hint` of a logout.
-    /// - Throws: `AuthError` `.authorizationFailed` for a new ID token that fails those checks
-    ///   (the renewed tokens are then not used).
+    /// A new ID token in the answer is checked (OpenID Connect Core §12.2), as it becomes the
+    /// expected subject of ``userInfo(for:)`` and the `id_token_hint` of a logout. One that
+    /// cannot be validated (``validateIDToken(_:nonce:clockSkew:)``: its keys unreachable, its
+    /// times off) is not taken, and the sign-in's stays: the tokens the server issued with it
+    /// are kept (a rotated refresh token is spent). One that names another issuer, user or
+    /// audience than the sign-in's ends the session.
+    /// - Throws: `AuthError` `.reauthenticationRequired` without a refresh token, with one that
+    ///   expired (a ``/AuthCore/RefreshTokenExpired`` underlying), or when the new ID token names
+    ///   another user; the token endpoint's errors.
     public func refresh(_ tokens: BearerTokenSet) async throws -> BearerTokenSet {
         let form = try OAuth2RefreshTokenRefresher.grant(for: tokens, scope: nil, now: clock.now())
-        let renewed = try await tokenEndpoint().requestTokens(form, renewing: tokens)
-        if let idToken = renewed.idToken, idToken != tokens.idToken {
-            try await checkRefreshedIDToken(idToken.reveal, signedIn: tokens.idToken?.reveal)
+        var renewed = try await tokenEndpoint().requestTokens(form, renewing: tokens)
+        if let idToken = renewed.idToken, idToken != tokens.idToken,
+           try await !acceptsRefreshedIDToken(idToken.reveal, signedIn: tokens.idToken?.reveal) {
+            renewed.idToken = tokens.idToken
         }
         return renewed
     }

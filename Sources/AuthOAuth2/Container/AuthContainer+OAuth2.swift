@@ -11,9 +11,10 @@ extension AuthContainer {
     /// Puts DPoP proofs on the requests of the account clients built from now on that carry a
     /// DPoP-bound token, each account with its key from `keyring` (kept in the container's vault).
     ///
-    /// A sign-out of the account, however it is made, removes its key from the vault and from
-    /// `keyring` (a sign-out step, ``/AuthCore/SignOutSteps``): the next sign-in is bound to a new
-    /// key, in this process and in the next one alike.
+    /// A sign-out of an account whose client this container built, however it is made, removes
+    /// its key from the vault and from `keyring` (a sign-out step, ``/AuthCore/SignOutSteps``):
+    /// the next sign-in is bound to a new key, in this process and in the next one alike. A
+    /// sign-out in another process sharing the store does not reach this process's `keyring`.
     /// - Parameters:
     ///   - keyring: Gives each account its key.
     ///   - allowedHosts: Where proofs may go; by default each client's strategy's hosts.
@@ -24,8 +25,8 @@ extension AuthContainer {
             // `OAuth2Client.signOut`, in the vault): the next sign-in in this process was bound to
             // it, and one in the next process, which made a new key, was refused.
             context.container.addSignOutStep(named: "dpop-key") { account in
+                defer { keyring.forget(account) }  // even when the vault refuses the removal
                 try await vault.delete(for: account, item: DPoPKey.item)
-                keyring.forget(account)
             }
             let scope = context.credentialScope
             return DPoPMiddleware(

@@ -82,7 +82,7 @@ struct DeviceAuthorizationResponse: Decodable {
         }
         verification_uri_complete = try c.decodeIfPresent(URL.self, forKey: .verification_uri_complete)
         guard let lifetime = try Self.seconds(c, .expires_in) else {
-            throw DecodingError.keyNotFound(CodingKeys.expires_in, .init(codingPath: c.codingPath, debugDescription: "expires_in is missing"))
+            throw DecodingError.keyNotFound(CodingKeys.expires_in, .init(codingPath: c.codingPath, debugDescription: "expires_in is missing or not a number"))
         }
         expires_in = lifetime
         interval = try Self.seconds(c, .interval)

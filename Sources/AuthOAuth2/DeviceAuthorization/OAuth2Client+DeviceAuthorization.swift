@@ -30,7 +30,9 @@ extension OAuth2Client {
         var form = parameters
         if !scopes.isEmpty { form.append(("scope", scopes.joined(separator: " "))) }
         let response = try await tokenEndpoint().post(form, to: endpoint)
-        guard (200..<300).contains(response.status.code) else { throw OAuth2TokenEndpoint.error(from: response) }
+        guard (200..<300).contains(response.status.code), !OAuth2TokenEndpoint.isErrorAnswer(response, expecting: "device_code") else {
+            throw OAuth2TokenEndpoint.error(from: response)
+        }
         let answer: DeviceAuthorizationResponse
         do {
             answer = try JSONDecoder().decode(DeviceAuthorizationResponse.self, from: response.body)

@@ -60,16 +60,27 @@ extension OAuth2Client {
         return claims
     }
 
-    /// Checks an ID token a refresh answered with (OpenID Connect Core §12.2): valid as any ID
-    /// token, and naming the same issuer, user and audience as `signedIn`, the sign-in's (read
-    /// without checking its signature again: it was checked when it came, and may have expired).
-    func checkRefreshedIDToken(_ token: String, signedIn: String?) async throws {
-        let claims = try await validateIDToken(token, nonce: nil)
-        guard let signedIn, let jws = try? CompactJWS(signedIn),
-              let before = try? JSONDecoder().decode(IDTokenClaims.self, from: jws.payload) else { return }
-        guard claims.issuer == before.issuer, claims.subject == before.subject, Set(claims.audience) == Set(before.audience) else {
-            throw Self.idTokenFailure("from the refresh names another issuer, user or audience than the sign-in's (OpenID Connect Core §12.2)")
+    /// Whether to take an ID token a refresh answered with (OpenID Connect Core §12.2): not when
+    /// it cannot be validated as any ID token. It must name the same issuer, user and audience
+    /// as `signedIn`, the sign-in's (read without checking its signature again: it was checked
+    /// when it came, and may have expired since).
+    /// - Throws: `AuthError` `.reauthenticationRequired` when it names another issuer, user or
+    ///   audience; `CancellationError`.
+    func acceptsRefreshedIDToken(_ token: String, signedIn: String?) async throws -> Bool {
+        let claims: IDTokenClaims
+        do {
+            claims = try await validateIDToken(token, nonce: nil)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            return false
         }
+        guard let signedIn, let jws = try? CompactJWS(signedIn),
+              let before = try? JSONDecoder().decode(IDTokenClaims.self, from: jws.payload) else { return true }
+        guard claims.issuer == before.issuer, claims.subject == before.subject, Set(claims.audience) == Set(before.audience) else {
+            throw AuthError.reauthenticationRequired(nil, reason: "the ID token from the refresh names another issuer, user or audience than the sign-in's (OpenID Connect Core §12.2)")
+        }
+        return true
     }
 
     /// The claims once the signature holds with the key the header names (the provider's sole

@@ -180,17 +180,14 @@ public struct OAuth2TokenEndpoint: Sendable {
         return tokens
     }
 
-    /// Whether a success status carries an OAuth 2.0 error instead of tokens: an `error` field and
-    /// no `access_token`. GitHub answers its device flow's `authorization_pending` and a refused
-    /// code exchange that way, with 200 (Go's oauth2 reads such answers as errors too); read as
-    /// tokens, they failed with `.decoding` and stopped a device sign-in at its first poll.
-    static func isErrorAnswer(_ response: AuthResponse) -> Bool {
-        struct Shape: Decodable {
-            let error: String?
-            let access_token: String?
-        }
-        guard let shape = try? JSONDecoder().decode(Shape.self, from: response.body) else { return false }
-        return shape.error != nil && shape.access_token == nil
+    /// Whether a success status carries an OAuth 2.0 error instead of the answer: an `error`
+    /// field and no `field` (the answer's own: `access_token` from the token endpoint,
+    /// `device_code`, `request_uri`). GitHub answers its device flow's `authorization_pending`
+    /// that way, with 200 (Go's oauth2 reads such answers as errors too); read as tokens, they
+    /// failed with `.decoding` and stopped a device sign-in at its first poll.
+    static func isErrorAnswer(_ response: AuthResponse, expecting field: String = "access_token") -> Bool {
+        guard let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any] else { return false }
+        return object["error"] is String && object[field] == nil
     }
 
     /// Accepts the issued `token_type` only when the client knows how to use it (RFC 6749 §7.1):

@@ -31,7 +31,7 @@ extension OAuth2Client {
         let sent = clock.now()
         let response = try await endpoint.post(exchange.form, to: endpoint.url)
         let issuedAt = TokenResponse.issuedAt(response, sent: sent, received: clock.now())
-        guard (200..<300).contains(response.status.code) else { throw OAuth2TokenEndpoint.error(from: response) }
+        guard (200..<300).contains(response.status.code), !OAuth2TokenEndpoint.isErrorAnswer(response) else { throw OAuth2TokenEndpoint.error(from: response) }
         struct Issued: Decodable { let issued_token_type: String }
         guard let issued = try? JSONDecoder().decode(Issued.self, from: response.body) else {
             throw AuthError(code: .decoding, message: "the token exchange answer has no issued_token_type (RFC 8693 §2.2.1)")

@@ -13,11 +13,12 @@
 /// configuration.oauth2Quirks = OAuth2ProviderQuirks(errorsWithOK: true)  // as GitHub
 /// ```
 public struct OAuth2ProviderQuirks: Sendable, Hashable {
-    /// Token endpoint errors answered with `200 OK` and the error body, as GitHub answers its
-    /// device flow's `authorization_pending` and `slow_down` (RFC 6749 §5.2 says 400).
+    /// The device grant's errors (`authorization_pending`, `slow_down`, …) answered with
+    /// `200 OK` and the error body, as GitHub answers them (RFC 6749 §5.2 says 400).
     public var errorsWithOK: Bool
     /// The device authorization answer names the page `verification_url`, as Google's does
-    /// (RFC 8628 §3.2 says `verification_uri`).
+    /// (RFC 8628 §3.2 says `verification_uri`), and sends `expires_in` and `interval` as
+    /// numeric strings.
     public var verificationURL: Bool
 
     /// Creates the quirks; none by default.

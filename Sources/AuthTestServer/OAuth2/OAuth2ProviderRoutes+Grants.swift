@@ -89,7 +89,8 @@ extension OAuth2ProviderRoutes {
             var response = issue(client, old.subject, old.scope, true)
             let idToken = provider.refreshIDToken.withLock { $0 }
             if idToken.answers, old.scope.split(separator: " ").contains("openid") {
-                response["id_token"] = .string(try await provider.idToken(issuer: Self.issuer(request), subject: idToken.subject ?? old.subject, audience: client, nonce: nil, now: now))
+                let minted = idToken.expired ? now.addingTimeInterval(-7_200) : now
+                response["id_token"] = .string(try await provider.idToken(issuer: Self.issuer(request), subject: idToken.subject ?? old.subject, audience: client, nonce: nil, now: minted))
             }
             return ServerResponse.json(.ok, response)
         case (Self.deviceGrant, OAuth2TestClients.publicClientID):
@@ -111,10 +112,11 @@ extension OAuth2ProviderRoutes {
         let verification = "\(Self.issuer(request))/oauth2/device"
         let answer = DeviceAnswer(device_code: deviceCode, user_code: userCode, verification_uri: verification, verification_uri_complete: "\(verification)?user_code=\(userCode)", expires_in: 300, interval: provider.deviceInterval)
         guard provider.quirks.verificationURL else { return ServerResponse.json(.ok, answer) }
-        // Google's shape: the page named `verification_url`, no complete URI.
+        // Google's shape: the page named `verification_url`, no complete URI; the numbers as
+        // strings, as some providers send them.
         let google: [String: AnyCodable] = [
             "device_code": .string(deviceCode), "user_code": .string(userCode), "verification_url": .string(verification),
-            "expires_in": .int(300), "interval": .int(provider.deviceInterval),
+            "expires_in": .string("300"), "interval": .string(String(provider.deviceInterval)),
         ]
         return ServerResponse.json(.ok, google)
     }

@@ -65,13 +65,14 @@ public final class OAuth2ProviderState: Sendable {
 
     /// What the refresh grant answers besides tokens: nothing (the default), or an ID token
     /// (OpenID Connect Core §12.2) for the grant's user, or for `subject` to play a provider that
-    /// names another user.
-    let refreshIDToken = Mutex<(answers: Bool, subject: String?)>((false, nil))
+    /// names another user, expired an hour ago when `expired`.
+    let refreshIDToken = Mutex<(answers: Bool, subject: String?, expired: Bool)>((false, nil, false))
 
     /// Makes the refresh grant answer with an ID token (for the grant's user, or for `subject`
-    /// when given), or with none again (`answers: false`).
-    public func answerRefreshesWithIDToken(_ answers: Bool = true, subject: String? = nil) {
-        refreshIDToken.withLock { $0 = (answers, subject) }
+    /// when given; one that expired an hour ago when `expired`), or with none again
+    /// (`answers: false`).
+    public func answerRefreshesWithIDToken(_ answers: Bool = true, subject: String? = nil, expired: Bool = false) {
+        refreshIDToken.withLock { $0 = (answers, subject, expired) }
     }
 
     /// The user's answer to a device authorization, given on "another device".
