@@ -142,7 +142,7 @@ import Testing
             let written = try #require(try await base.get(key))
             try await base.delete(key)
 
-            let racing = CredentialVault(store: RacingStore(base, writing: written, at: key, onRead: 1), cipher: cipher)
+            let racing = CredentialVault(store: InterposedStore.racing(base, writing: written, at: key, onRead: 1), cipher: cipher)
             let source = DictionaryKeyValueSource(["access_token": "legacy-at", "refresh_token": "legacy-rt"])
             let result = try await LegacyImporter(vault: racing).importCredential(from: source, layout: .standard, into: Self.me)
             #expect(result.outcome == .keptExisting)
@@ -157,7 +157,7 @@ import Testing
         try await Self.withVault { vault, _ in
             let source = DictionaryKeyValueSource(["access_token": "legacy-at"])
             try await vault.save(BearerTokenSet(accessToken: "legacy-at", refreshToken: "other"), for: Self.me)
-            let failing = CredentialVault(store: FailingNthReadStore(vault.store, onRead: 2), cipher: try AESGCMCipher(key: TestFiles.cipherKey))
+            let failing = CredentialVault(store: InterposedStore.failing(vault.store, onRead: 2), cipher: try AESGCMCipher(key: TestFiles.cipherKey))
             let error = await #expect(throws: CredentialStoreError.self) {
                 try await LegacyImporter(vault: failing).importCredential(from: source, layout: .standard, into: Self.me)
             }
@@ -172,7 +172,7 @@ import Testing
     @Test(.timeLimit(.minutes(1)))
     func aRecordThatKeepsChangingStopsTheImportWithAnError() async throws {
         try await Self.withVault { vault, _ in
-            let refusing = CredentialVault(store: RefusingReplaceStore(vault.store), cipher: try AESGCMCipher(key: TestFiles.cipherKey))
+            let refusing = CredentialVault(store: InterposedStore.refusingConditionalWrites(vault.store), cipher: try AESGCMCipher(key: TestFiles.cipherKey))
             let source = DictionaryKeyValueSource(["access_token": "legacy-at"])
             let error = await #expect(throws: CredentialStoreError.self) {
                 try await LegacyImporter(vault: refusing).importCredential(from: source, layout: .standard, into: Self.me)

@@ -135,7 +135,7 @@ import Testing
         let key = Self.alice.item("credential")
         try await base.put(Envelope(formatVersion: 1, kind: "profile-token", payload: Data(#"{"token":"old"}"#.utf8), updatedAt: Date(timeIntervalSince1970: 1)), for: key)
         let renewed = Envelope(formatVersion: 3, kind: "profile-token", payload: Data(#"{"accessToken":"renewed","scopes":["read"]}"#.utf8), updatedAt: Date(timeIntervalSince1970: 2))
-        let store = RacingStore(base, writing: renewed, at: key, onRead: 1)
+        let store = InterposedStore.racing(base, writing: renewed, at: key, onRead: 1)
         let report = try await Self.migrator().upgradeAll(in: store, kinds: ["profile-token"])
         #expect(try await base.get(key) == renewed)
         #expect(report.upgraded.isEmpty)

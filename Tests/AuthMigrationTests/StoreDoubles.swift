@@ -59,81 +59,63 @@ final class ObservedStore: CredentialStore {
     func deleteAll() async throws { try await base.deleteAll() }
 }
 
-/// A store that another writer (the app, a renewal in another process) writes while it is
-/// being read: on the `nth` read of `key` the base store gets `written` first, and the read
-/// returns what the base held before. Every write, conditional ones included, goes to the base,
-/// whose `replace` is atomic.
-final class RacingStore: CredentialStore {
+/// A real store with a test's hooks in front of its reads and conditional writes; every other
+/// call goes to the base as it is.
+final class InterposedStore: CredentialStore {
+    typealias Read = @Sendable (_ key: CredentialKey, _ number: Int, _ base: any CredentialStore) async throws -> Envelope?
+    typealias Replace = @Sendable (_ key: CredentialKey, _ expected: Envelope?, _ envelope: Envelope?, _ base: any CredentialStore) async throws -> Bool
+
     let base: any CredentialStore
-    let key: CredentialKey
-    let nth: Int
-    let written: Envelope
+    private let read: Read
+    private let conditionalWrite: Replace
     private let reads = Mutex(0)
 
-    init(_ base: any CredentialStore, writing written: Envelope, at key: CredentialKey, onRead nth: Int) {
+    /// - Parameters:
+    ///   - read: Answers each read, given its 1-based number among all reads; by default the base's.
+    ///   - replace: Answers each conditional write; by default the base's.
+    init(_ base: any CredentialStore, read: @escaping Read = { key, _, base in try await base.get(key) },
+         replace: @escaping Replace = { key, expected, envelope, base in try await base.replace(key, ifCurrent: expected, with: envelope) }) {
         self.base = base
-        self.key = key
-        self.nth = nth
-        self.written = written
+        self.read = read
+        self.conditionalWrite = replace
+    }
+
+    /// A store that another writer (the app, a renewal in another process) writes while it is
+    /// being read: on the `nth` read of `key` the base store gets `written` first, and the read
+    /// returns what the base held before. Every write, conditional ones included, goes to the
+    /// base, whose `replace` is atomic.
+    static func racing(_ base: any CredentialStore, writing written: Envelope, at key: CredentialKey, onRead nth: Int) -> InterposedStore {
+        let readsOfKey = Mutex(0)
+        return InterposedStore(base, read: { read, _, base in
+            let envelope = try await base.get(read)
+            guard read == key, readsOfKey.withLock({ $0 += 1; return $0 }) == nth else { return envelope }
+            try await base.put(written, for: key)
+            return envelope
+        })
+    }
+
+    /// A store whose `nth` read fails as a locked store does (`.unavailable`).
+    static func failing(_ base: any CredentialStore, onRead nth: Int) -> InterposedStore {
+        InterposedStore(base, read: { key, number, base in
+            guard number != nth else { throw CredentialStoreError.unavailable("the store is locked") }
+            return try await base.get(key)
+        })
+    }
+
+    /// A store whose conditional writes never succeed, as if another writer changed the record
+    /// each time.
+    static func refusingConditionalWrites(_ base: any CredentialStore) -> InterposedStore {
+        InterposedStore(base, replace: { _, _, _, _ in false })
     }
 
     func get(_ key: CredentialKey) async throws -> Envelope? {
-        let envelope = try await base.get(key)
-        guard key == self.key, reads.withLock({ $0 += 1; return $0 }) == nth else { return envelope }
-        try await base.put(written, for: key)
-        return envelope
+        try await read(key, reads.withLock { $0 += 1; return $0 }, base)
     }
     func put(_ envelope: Envelope, for key: CredentialKey) async throws { try await base.put(envelope, for: key) }
     func delete(_ key: CredentialKey) async throws { try await base.delete(key) }
     func replace(_ key: CredentialKey, ifCurrent expected: Envelope?, with envelope: Envelope?) async throws -> Bool {
-        try await base.replace(key, ifCurrent: expected, with: envelope)
+        try await conditionalWrite(key, expected, envelope, base)
     }
-    func items(of account: AccountKey) async throws -> [String] { try await base.items(of: account) }
-    func accounts(in namespace: String) async throws -> [String] { try await base.accounts(in: namespace) }
-    func namespaces() async throws -> [String] { try await base.namespaces() }
-    func deleteAccount(_ account: AccountKey) async throws { try await base.deleteAccount(account) }
-    func deleteAll() async throws { try await base.deleteAll() }
-}
-
-/// A store whose `nth` read fails as a locked store does (`.unavailable`); every other call goes
-/// to the base.
-final class FailingNthReadStore: CredentialStore {
-    let base: any CredentialStore
-    let nth: Int
-    private let reads = Mutex(0)
-
-    init(_ base: any CredentialStore, onRead nth: Int) {
-        self.base = base
-        self.nth = nth
-    }
-
-    func get(_ key: CredentialKey) async throws -> Envelope? {
-        guard reads.withLock({ $0 += 1; return $0 }) != nth else { throw CredentialStoreError.unavailable("the store is locked") }
-        return try await base.get(key)
-    }
-    func put(_ envelope: Envelope, for key: CredentialKey) async throws { try await base.put(envelope, for: key) }
-    func delete(_ key: CredentialKey) async throws { try await base.delete(key) }
-    func replace(_ key: CredentialKey, ifCurrent expected: Envelope?, with envelope: Envelope?) async throws -> Bool {
-        try await base.replace(key, ifCurrent: expected, with: envelope)
-    }
-    func items(of account: AccountKey) async throws -> [String] { try await base.items(of: account) }
-    func accounts(in namespace: String) async throws -> [String] { try await base.accounts(in: namespace) }
-    func namespaces() async throws -> [String] { try await base.namespaces() }
-    func deleteAccount(_ account: AccountKey) async throws { try await base.deleteAccount(account) }
-    func deleteAll() async throws { try await base.deleteAll() }
-}
-
-/// A store whose conditional writes never succeed, as if another writer changed the record
-/// each time; every other call goes to the base.
-final class RefusingReplaceStore: CredentialStore {
-    let base: any CredentialStore
-
-    init(_ base: any CredentialStore) { self.base = base }
-
-    func get(_ key: CredentialKey) async throws -> Envelope? { try await base.get(key) }
-    func put(_ envelope: Envelope, for key: CredentialKey) async throws { try await base.put(envelope, for: key) }
-    func delete(_ key: CredentialKey) async throws { try await base.delete(key) }
-    func replace(_ key: CredentialKey, ifCurrent expected: Envelope?, with envelope: Envelope?) async throws -> Bool { false }
     func items(of account: AccountKey) async throws -> [String] { try await base.items(of: account) }
     func accounts(in namespace: String) async throws -> [String] { try await base.accounts(in: namespace) }
     func namespaces() async throws -> [String] { try await base.namespaces() }

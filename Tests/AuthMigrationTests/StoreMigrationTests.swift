@@ -142,7 +142,7 @@ import Testing
         try await Self.withStores { files, target, originals in
             let key = Self.keys[0], renewed = TestFiles.envelope(99)
             // Reads of the key: the copy's, then the removal's check.
-            let source = RacingStore(files, writing: renewed, at: key, onRead: 2)
+            let source = InterposedStore.racing(files, writing: renewed, at: key, onRead: 2)
             let report = try await StoreMigration(from: source, to: target, mode: .move).run()
             #expect(try await files.get(key) == renewed)
             #expect(!report.removedFromSource.contains(key))
@@ -156,7 +156,7 @@ import Testing
     @Test func aCopyKeepsATargetRecordWrittenWhileItRan() async throws {
         try await Self.withStores { files, sqlite, originals in
             let key = Self.keys[1], appWritten = TestFiles.envelope(77)
-            let target = RacingStore(sqlite, writing: appWritten, at: key, onRead: 1)
+            let target = InterposedStore.racing(sqlite, writing: appWritten, at: key, onRead: 1)
             let report = try await StoreMigration(from: files, to: target, mode: .move).run()
             #expect(try await sqlite.get(key) == appWritten)
             #expect(try await files.get(key) == originals[key])

@@ -21,6 +21,17 @@ import Testing
         OAuth2Client(provider: OAuth2Provider(issuer: h.base, transport: h.transport), clientID: OAuth2TestClients.publicClientID, transport: h.transport, clock: clock)
     }
 
+    /// The service client (client credentials, its tokens DPoP-bound with a key from the
+    /// returned keyring) of a container with `useDPoP`.
+    static func dpopService(_ h: Harness) -> (AccountClient<ClientCredentialsStrategy>, DPoPKeyring, AuthContainer) {
+        let client = OAuth2Client(provider: OAuth2Provider(issuer: h.base, transport: h.transport), clientID: OAuth2TestClients.serviceClientID, authentication: .clientSecretBasic(secret: Secret(OAuth2TestClients.serviceSecret)), transport: h.transport)
+        let keyring = DPoPKeyring()
+        let container = h.container()
+        container.useDPoP(keyring)
+        let strategy = ClientCredentialsStrategy(client: client, scopes: ["read"], allowedHosts: h.hosts, dpop: keyring)
+        return (container.makeClient(for: strategy.account(), strategy: strategy), keyring, container)
+    }
+
     struct ProviderMe: Decodable { let sub: String; let client_id: String; let scope: String }
 
     @Test func theCodeFlowThroughTheLoopbackListenerWithAnIDTokenThatSurvivesAKeyRotation() async throws {
@@ -202,12 +213,7 @@ import Testing
 
     @Test func dpopBoundServiceTokensProofsNoncesAndAReplayedProof() async throws {
         try await Harness.run { h in
-            let client = OAuth2Client(provider: OAuth2Provider(issuer: h.base, transport: h.transport), clientID: OAuth2TestClients.serviceClientID, authentication: .clientSecretBasic(secret: Secret(OAuth2TestClients.serviceSecret)), transport: h.transport)
-            let keyring = DPoPKeyring()
-            let container = h.container()
-            container.useDPoP(keyring)
-            let strategy = ClientCredentialsStrategy(client: client, scopes: ["read"], allowedHosts: h.hosts, dpop: keyring)
-            let service = container.makeClient(for: strategy.account(), strategy: strategy)
+            let (service, keyring, container) = Self.dpopService(h)
             let answers = try await concurrently(20) { _ in try await service.json(ProviderMe.self, .get, h.url("oauth2/me")).sub }
             #expect(answers.allSatisfy { $0 == OAuth2TestClients.serviceClientID })
             // One challenge at the token endpoint, then the nonce is known for the origin.
@@ -238,12 +244,7 @@ import Testing
     /// keyring's copy even after `OAuth2Client.signOut` removed the stored one).
     @Test func aSignOutRemovesTheAccountsDPoPKey() async throws {
         try await Harness.run { h in
-            let client = OAuth2Client(provider: OAuth2Provider(issuer: h.base, transport: h.transport), clientID: OAuth2TestClients.serviceClientID, authentication: .clientSecretBasic(secret: Secret(OAuth2TestClients.serviceSecret)), transport: h.transport)
-            let keyring = DPoPKeyring()
-            let container = h.container()
-            container.useDPoP(keyring)
-            let strategy = ClientCredentialsStrategy(client: client, scopes: ["read"], allowedHosts: h.hosts, dpop: keyring)
-            let service = container.makeClient(for: strategy.account(), strategy: strategy)
+            let (service, keyring, container) = Self.dpopService(h)
             let vault = container[CredentialVaultKey.self]
             let keyItem = service.account.item(DPoPKey.item)
             #expect(try await service.json(ProviderMe.self, .get, h.url("oauth2/me")).sub == OAuth2TestClients.serviceClientID)
