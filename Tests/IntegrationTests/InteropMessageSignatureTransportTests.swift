@@ -19,23 +19,11 @@ import Testing
 /// received.
 @Suite(.enabled(if: InteropPeer.shouldRun, InteropPeer.disabledNote), .timeLimit(.minutes(5)))
 struct InteropMessageSignatureTransportTests {
-    enum Kind: String, CaseIterable, CustomTestStringConvertible {
-        case asyncHTTPClient, urlSession
-        var testDescription: String { rawValue }
-
-        func withTransport<T>(_ body: (any Transport) async throws -> T) async throws -> T {
-            switch self {
-            case .asyncHTTPClient: try await HTTPClientTransport.withTransport { try await body($0) }
-            case .urlSession: try await body(URLSessionTransport(timeout: .seconds(30)))
-            }
-        }
-    }
-
     /// A field on two lines is signed as its values joined with `, ` (RFC 9421 §2.1).
     /// URLSessionTransport sent it as one line joined with `,` (Foundation's `addValue`), and
     /// the peer refused the signature with 401.
-    @Test(arguments: Kind.allCases)
-    func aSignatureOverARepeatedFieldVerifies(_ kind: Kind) async throws {
+    @Test(arguments: TransportKind.allCases)
+    func aSignatureOverARepeatedFieldVerifies(_ kind: TransportKind) async throws {
         let privateKey = Curve25519.Signing.PrivateKey()
         let key = InteropMessageSignatureTests.PeerKey(
             keyID: "k-ed25519", key: .ed25519(privateKey),

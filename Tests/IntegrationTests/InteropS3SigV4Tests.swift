@@ -47,18 +47,6 @@ struct InteropS3SigV4Tests {
         ("..x/.hidden/-_.~", nil),
     ]
 
-    enum Kind: String, CaseIterable, CustomTestStringConvertible {
-        case asyncHTTPClient, urlSession
-        var testDescription: String { rawValue }
-
-        func withTransport<T>(_ body: (any Transport) async throws -> T) async throws -> T {
-            switch self {
-            case .asyncHTTPClient: try await HTTPClientTransport.withTransport { try await body($0) }
-            case .urlSession: try await body(URLSessionTransport(timeout: .seconds(30)))
-            }
-        }
-    }
-
     /// A request to the peer with `target` exactly as written (no URL parser in between).
     static func request(_ method: HTTPRequest.Method, _ target: String, peer: InteropPeer, body: Data = Data()) -> AuthRequest {
         let authority = "127.0.0.1:\(peer.base.port ?? 0)"
@@ -73,8 +61,8 @@ struct InteropS3SigV4Tests {
 
     static func text(_ response: AuthResponse) -> String { String(decoding: response.body.prefix(2000), as: UTF8.self) }
 
-    @Test(arguments: Kind.allCases)
-    func objectsWithEveryReservedCharacterRoundTrip(kind: Kind) async throws {
+    @Test(arguments: TransportKind.allCases)
+    func objectsWithEveryReservedCharacterRoundTrip(kind: TransportKind) async throws {
         try await InteropPeer.run("moto_s3_server.py", arguments: ["--access-key", Self.accessKey, "--secret", Self.secret]) { peer in
             try await kind.withTransport { transport in
                 let created = try await Self.send(Self.request(.put, "/\(Self.bucket)", peer: peer), transport)
@@ -103,8 +91,8 @@ struct InteropS3SigV4Tests {
         }
     }
 
-    @Test(arguments: Kind.allCases)
-    func presignedURLsWithEveryReservedCharacterWork(kind: Kind) async throws {
+    @Test(arguments: TransportKind.allCases)
+    func presignedURLsWithEveryReservedCharacterWork(kind: TransportKind) async throws {
         try await InteropPeer.run("moto_s3_server.py", arguments: ["--access-key", Self.accessKey, "--secret", Self.secret]) { peer in
             try await kind.withTransport { transport in
                 let created = try await Self.send(Self.request(.put, "/\(Self.bucket)", peer: peer), transport)
@@ -128,8 +116,8 @@ struct InteropS3SigV4Tests {
 
     /// The server does check: a wrong secret, and a target changed after signing, are refused,
     /// with header signatures and presigned URLs alike.
-    @Test(arguments: Kind.allCases)
-    func aWrongSignatureIsRefused(kind: Kind) async throws {
+    @Test(arguments: TransportKind.allCases)
+    func aWrongSignatureIsRefused(kind: TransportKind) async throws {
         try await InteropPeer.run("moto_s3_server.py", arguments: ["--access-key", Self.accessKey, "--secret", Self.secret]) { peer in
             try await kind.withTransport { transport in
                 let created = try await Self.send(Self.request(.put, "/\(Self.bucket)", peer: peer), transport)
