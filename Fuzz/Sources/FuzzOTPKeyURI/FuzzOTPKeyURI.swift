@@ -39,7 +39,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             fatalError("makeTOTP failed for a parsed totp URI")
         }
         if let code = try? totp.code(at: fixedNow) {
-            require(totp.verify(code, at: fixedNow) != nil, "a TOTP code does not verify at the time it was made")
+            require((try? totp.verify(code, at: fixedNow)) != nil, "a TOTP code does not verify at the time it was made")
         }
         _ = totp.code(step: .max)
         _ = totp.startOfStep(.max)
@@ -48,7 +48,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             fatalError("makeHOTP failed for a parsed hotp URI")
         }
         let code = hotp.code(counter: counter)
-        require(hotp.verify(code, counter: counter, lookAhead: 2) == counter, "an HOTP code does not verify at its counter")
+        require((try? hotp.verify(code, counter: counter, lookAhead: 2)) == counter, "an HOTP code does not verify at its counter")
     }
     return 0
 }
