@@ -15,15 +15,6 @@ import Testing
 /// Two RFC 9421 signers in one client's pipeline, each with its own label and key, as a request
 /// signed for a gateway and for the service behind it is.
 @Suite struct TwoMessageSignersTests {
-    /// What `/echo` answers: the request as the server received it.
-    struct Echo: Decodable {
-        let method: String
-        let path: String
-        let query: String
-        let headers: [String: String]
-        let body: String
-    }
-
     /// Each signing middleware removed every `Signature-Input` and `Signature` field before
     /// signing, so the second one erased the first one's `sig1` and only `sig2` arrived.
     @Test func bothSignaturesArriveAndEachVerifies() async throws {
@@ -49,7 +40,7 @@ import Testing
             let body = Data(#"{"name":"two signers"}"#.utf8)
             let response = try await client.send(.put, h.url("echo/two-signers"), headerFields: [.contentType: "application/json"], body: body)
             #expect(response.status == .ok)
-            let echo = try JSONDecoder().decode(Echo.self, from: response.body)
+            let echo = try JSONDecoder().decode(EchoedRequest.self, from: response.body)
             var head = HTTPRequest(method: try #require(HTTPRequest.Method(echo.method)), scheme: "http", authority: echo.headers["host"], path: echo.path)
             for (name, value) in echo.headers where name != "host" {
                 head.headerFields.append(HTTPField(name: try #require(HTTPField.Name(name)), value: value))

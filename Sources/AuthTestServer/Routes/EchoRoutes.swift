@@ -7,21 +7,28 @@
 
 import Hummingbird
 
-/// `GET|POST|PUT|PATCH|DELETE /echo` (and `/echo/**`): describes the request it received.
-struct EchoRoutes: RouteGroup {
-    struct Echo: Encodable {
-        let method: String
-        let path: String
-        let query: String
-        let headers: [String: String]
-        let body: String
-    }
+/// What `/echo` answers: the request as the server received it.
+public struct EchoedRequest: Codable, Sendable {
+    /// The method.
+    public let method: String
+    /// The path, without the query.
+    public let path: String
+    /// The query, without the `?`.
+    public let query: String
+    /// The header fields by lower-cased name; repeated fields joined with ", ".
+    public let headers: [String: String]
+    /// The body as UTF-8 text.
+    public let body: String
+}
 
+/// `GET|POST|PUT|PATCH|DELETE /echo` (and `/echo/**`): describes the request it received
+/// (``EchoedRequest``).
+struct EchoRoutes: RouteGroup {
     func addRoutes(to router: Router<BasicRequestContext>, environment: RouteEnvironment) {
         let limit = environment.configuration.maxBodySize
         let handler: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
             let data = try await request.collectData(upTo: limit)
-            let echo = Echo(
+            let echo = EchoedRequest(
                 method: request.method.rawValue,
                 path: request.uri.path,
                 query: request.uri.query ?? "",
