@@ -49,7 +49,9 @@ struct TLSPeer {
         for (name, text) in files { try Data(text.utf8).write(to: folder.appending(path: name)) }
         var arguments = ["--cert", folder.appending(path: "cert.pem").path, "--key", folder.appending(path: "key.pem").path, "--client-ca", folder.appending(path: "client-ca.pem").path]
         if requireClientCertificate { arguments.append("--require-client-certificate") }
-        for certificate in selfSigned { arguments += ["--self-signed", certificate.thumbprint] }
+        // One argument with `=`: a base64url thumbprint may begin with `-`, which argparse would
+        // take for an option (1 run in 64 failed to start the peer).
+        for certificate in selfSigned { arguments.append("--self-signed=\(certificate.thumbprint)") }
         return try await InteropPeer.run("tls_server.py", arguments: arguments) { peer in
             try await body(TLSPeer(base: URL(string: "https://127.0.0.1:\(peer.base.port!)/")!, caPEM: caPEM))
         }
