@@ -105,8 +105,12 @@ public struct TokenResponse: Sendable, Decodable {
     /// clock instead, a server 0.6 s ahead that minted a token at 1.55 s (its `exp` 3 s) for a
     /// request sent at 0.93 s local gave an issue time of 0 s: the token looked due a second
     /// early and was renewed again in the second it was minted, for the same `exp`.
-    /// - Parameter serverClockOffset: The server's clock minus the local clock; by default the
-    ///   renewing session's (``serverClockOffset``).
+    /// - Parameters:
+    ///   - response: The token endpoint's answer.
+    ///   - sent: When the request was sent, by the local clock.
+    ///   - received: When the answer arrived, by the local clock.
+    ///   - offset: The server's clock minus the local clock; by default the renewing session's
+    ///     (``serverClockOffset``).
     public static func issuedAt(_ response: AuthResponse, sent: Date, received: Date, serverClockOffset offset: TimeInterval = serverClockOffset) -> Date {
         guard let date = response.head.headerFields[.date].flatMap(HTTPDate.parse) else { return sent }
         let sentOnServer = sent.addingTimeInterval(offset)
