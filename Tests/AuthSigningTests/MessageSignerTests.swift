@@ -35,13 +35,21 @@ import Testing
         #expect(try await verifier.verify(request).base == record.base)
     }
 
+    /// A request signed by a signer labelled `a` (key `k1`, `@method`), then by one labelled `b`
+    /// (key `k2`, `@path`); both signers are returned with it.
+    static func signedTwice() async throws -> (first: HTTPMessageSigner, second: HTTPMessageSigner, request: AuthRequest) {
+        let first = HTTPMessageSigner(label: "a", keyID: "k1", key: key, components: [.method], nonce: nil)
+        let second = HTTPMessageSigner(label: "b", keyID: "k2", key: key, components: [.path], nonce: nil)
+        var request = try request()
+        try await first.sign(&request, at: date)
+        try await second.sign(&request, at: date)
+        return (first, second, request)
+    }
+
     /// Another label's signature stays; this signer's own label is replaced, not repeated.
     @Test func signingAgainReplacesItsOwnLabelAndKeepsOthers() async throws {
-        let first = HTTPMessageSigner(label: "a", keyID: "k1", key: Self.key, components: [.method], nonce: nil)
-        let second = HTTPMessageSigner(label: "b", keyID: "k2", key: Self.key, components: [.path], nonce: nil)
-        var request = try Self.request()
-        try await first.sign(&request, at: Self.date)
-        try await second.sign(&request, at: Self.date)
+        let (_, second, signed) = try await Self.signedTwice()
+        var request = signed
         try await second.sign(&request, at: Self.date.addingTimeInterval(1))
         let input = try #require(request.head.headerFields[HTTPMessageSigner.signatureInputField])
         #expect(input == #"a=("@method");created=1618884473;keyid="k1", b=("@path");created=1618884474;keyid="k2""#)
@@ -52,11 +60,8 @@ import Testing
     /// Removing a signature takes this signer's label out of both fields, keeps the others, and
     /// removes a field left empty.
     @Test func removingASignatureKeepsOtherLabels() async throws {
-        let first = HTTPMessageSigner(label: "a", keyID: "k1", key: Self.key, components: [.method], nonce: nil)
-        let second = HTTPMessageSigner(label: "b", keyID: "k2", key: Self.key, components: [.path], nonce: nil)
-        var request = try Self.request()
-        try await first.sign(&request, at: Self.date)
-        try await second.sign(&request, at: Self.date)
+        let (first, second, signed) = try await Self.signedTwice()
+        var request = signed
         second.removeSignature(from: &request)
         #expect(request.head.headerFields[HTTPMessageSigner.signatureInputField] == #"a=("@method");created=1618884473;keyid="k1""#)
         #expect(request.head.headerFields[HTTPMessageSigner.signatureField]?.hasPrefix("a=:") == true)
